@@ -1,0 +1,59 @@
+# carchain — the two commands a newcomer needs are `make demo` and `make test`; each installs what is
+# missing first (Debian packages through apt, Python tools into a project-local venv).
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+SWIFT ?= swift
+APT_PACKAGES := libsecp256k1-dev libssl-dev libgmp-dev libsqlite3-dev pkg-config
+VENV := .venv
+PYTHON := $(VENV)/bin/python
+SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo >/dev/null && echo sudo)
+export ETHTESTS_DIR ?= $(abspath ../shared/ethtests)
+export CARCHAIN_VENV := $(abspath $(VENV))
+
+.PHONY: help deps venv build release test bench demo clean fetch-ethtests
+
+help:
+	@echo "make demo    install what is missing, build, run the walkthrough on the embedded default"
+	@echo "make test    install what is missing and run every test"
+	@echo "make bench   run the benchmarks (release build), with reference figures"
+	@echo "make build   debug build;  make release   release build"
+
+# System packages: install only those that are absent.
+deps:
+	@missing=""; for p in $(APT_PACKAGES); do \
+	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "==> installing Debian packages:$$missing"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
+# Project-local Python venv, rebuilt when tools/requirements.txt changes.
+venv: $(VENV)/.installed
+$(VENV)/.installed: tools/requirements.txt
+	@echo "==> creating Python venv in $(VENV) from tools/requirements.txt"
+	@python3 -m venv $(VENV)
+	@$(VENV)/bin/pip install -q --disable-pip-version-check -r tools/requirements.txt
+	@touch $@
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+test: deps venv
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+bench: deps
+	@bash tools/bench.sh
+
+demo: deps
+	$(SWIFT) build --product carchain
+	@bash tools/demo.sh
+
+clean:
+	rm -rf .build $(VENV)
+
+-include tools/*.mk

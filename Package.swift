@@ -1,0 +1,55 @@
+// swift-tools-version: 6.1
+// carchain — a Linux-first Ethereum toolkit for Swift. Module layers (dependencies point down only):
+// see docs/ARCHITECTURE.md.
+import PackageDescription
+
+let package = Package(
+    name: "carchain",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "EthereumPrimitives", targets: ["EthereumPrimitives"]),
+        .library(name: "EthereumCrypto", targets: ["EthereumCrypto"]),
+        .executable(name: "carchain", targets: ["carchain"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
+        // Test-only reference for UInt256 property tests.
+        .package(url: "https://github.com/attaswift/BigInt.git", from: "6.0.1"),
+    ],
+    targets: [
+        // libsecp256k1 from the system (Debian: libsecp256k1-dev), found through pkg-config.
+        .systemLibrary(
+            name: "CSecp256k1",
+            pkgConfig: "libsecp256k1",
+            providers: [.apt(["libsecp256k1-dev"])]
+        ),
+        .target(name: "EthereumPrimitives"),
+        .target(name: "EthereumCrypto", dependencies: ["EthereumPrimitives", "CSecp256k1"]),
+        .executableTarget(
+            name: "carchain",
+            dependencies: [
+                "EthereumPrimitives",
+                "EthereumCrypto",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "EthereumPrimitivesTests",
+            dependencies: ["EthereumPrimitives", .product(name: "BigInt", package: "BigInt")]
+        ),
+        .testTarget(name: "EthereumCryptoTests", dependencies: ["EthereumCrypto"]),
+        .testTarget(name: "CarchainCLITests", dependencies: ["EthereumPrimitives"]),
+        .executableTarget(
+            name: "CarchainBenchmarks",
+            dependencies: [
+                "EthereumPrimitives",
+                "EthereumCrypto",
+                "CSecp256k1",
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/CarchainBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ]
+)
