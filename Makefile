@@ -8,7 +8,9 @@ APT_PACKAGES := libsecp256k1-dev libssl-dev libgmp-dev libsqlite3-dev pkg-config
 VENV := .venv
 PYTHON := $(VENV)/bin/python
 SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo >/dev/null && echo sudo)
-export ETHTESTS_DIR ?= $(abspath ../shared/ethtests)
+# Conformance vectors: ETHTESTS_DIR if set, else ../shared/ethtests, else what `make fetch-ethtests` fetched.
+ETHTESTS_DIR ?= $(if $(wildcard ../shared/ethtests),$(abspath ../shared/ethtests),$(abspath .ethtests/ethtests))
+export ETHTESTS_DIR
 export CARCHAIN_VENV := $(abspath $(VENV))
 
 .PHONY: help deps venv build release test bench demo clean fetch-ethtests
@@ -52,6 +54,9 @@ bench: deps
 demo: deps
 	$(SWIFT) build --product carchain
 	@bash tools/demo.sh
+
+fetch-ethtests:
+	@bash tools/fetch-ethtests.sh
 
 clean:
 	rm -rf .build $(VENV)

@@ -34,12 +34,14 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Shared test helpers: locating ../shared and the conformance vectors, pass-count tallies.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "EthereumPrimitivesTests",
-            dependencies: ["EthereumPrimitives", .product(name: "BigInt", package: "BigInt")]
+            dependencies: ["EthereumPrimitives", "TestSupport", .product(name: "BigInt", package: "BigInt")]
         ),
-        .testTarget(name: "EthereumCryptoTests", dependencies: ["EthereumCrypto"]),
-        .testTarget(name: "CarchainCLITests", dependencies: ["EthereumPrimitives"]),
+        .testTarget(name: "EthereumCryptoTests", dependencies: ["EthereumCrypto", "TestSupport"]),
+        .testTarget(name: "CarchainCLITests", dependencies: ["EthereumPrimitives", "TestSupport"]),
         .executableTarget(
             name: "CarchainBenchmarks",
             dependencies: [

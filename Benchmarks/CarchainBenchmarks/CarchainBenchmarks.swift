@@ -1,2 +1,6 @@
 import Benchmark
-let benchmarks: @Sendable () -> Void = { Benchmark("x") { _ in } }
+
+/// One registration function per area; each lives in its own file in this folder.
+let benchmarks: @Sendable () -> Void = {
+    registerSecp256k1Benchmarks()
+}

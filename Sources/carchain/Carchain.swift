@@ -1,2 +1,45 @@
 import ArgumentParser
-@main struct Main: ParsableCommand { func run() {} }
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The `carchain` command: thin — it parses, calls the library, prints.
+struct Carchain: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "carchain",
+        abstract: "A Swift toolkit for Ethereum apps, and CarChain, a car-rental contract.",
+        discussion: """
+            Commands run against the embedded chain by default, or any node with --rpc URL.
+
+            Examples:
+              carchain util keccak --text hello
+              carchain util to-wei 1.5 ether
+            """,
+        version: "0.1.0",
+        subcommands: [UtilCommand.self]
+    )
+}
+
+/// Entry point: runs the command and turns every failure into one line on stderr and a non-zero exit.
+@main
+enum CarchainMain {
+    static func main() async {
+        do {
+            var command = try Carchain.parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let code = Carchain.exitCode(for: error)
+            if code == .success {
+                Carchain.exit(withError: error)  // --help, --version: ArgumentParser prints them to stdout.
+            }
+            Output.fail(error)
+        }
+    }
+}
