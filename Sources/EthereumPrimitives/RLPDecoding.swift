@@ -71,7 +71,9 @@ extension RLP {
                     if open.count == RLP.maxDepth {
                         throw RLPError(.nestingTooDeep(limit: RLP.maxDepth), offset: position)
                     }
-                    open.append(OpenList(end: header.end))
+                    var list = OpenList(end: header.end)
+                    list.items.reserveCapacity(countItems(from: header.payloadStart, to: header.end))
+                    open.append(list)
                     position = header.payloadStart
                 } else {
                     let payload = UnsafeBufferPointer(rebasing: buffer[header.payloadStart..<header.end])
@@ -81,6 +83,36 @@ extension RLP {
                     open[open.count - 1].items.append(item)
                 }
             }
+        }
+
+        /// How many items start in `start..<end`, counted by skipping from header to header, so a list's
+        /// array is allocated once. The count is bounded by the bytes present (every item takes at least
+        /// one), and malformed headers merely end the count: the real parse reports them.
+        func countItems(from start: Int, to end: Int) -> Int {
+            var count = 0
+            var p = start
+            while p < end {
+                let prefix = buffer[p]
+                var size: Int
+                switch prefix {
+                case 0x00...0x7f: size = 1
+                case 0x80...0xb7: size = 1 + Int(prefix - 0x80)
+                case 0xc0...0xf7: size = 1 + Int(prefix - 0xc0)
+                default:
+                    let lengthOfLength = Int(prefix - (prefix >= 0xf8 ? 0xf7 : 0xb7))
+                    guard lengthOfLength < end - p else { return count + 1 }
+                    var length = 0
+                    for i in 1...lengthOfLength {
+                        guard length <= (end - p) >> 8 else { return count + 1 }  // longer than the list
+                        length = length << 8 | Int(buffer[p + i])
+                    }
+                    size = 1 + lengthOfLength + length
+                }
+                count += 1
+                guard size <= end - p else { break }
+                p += size
+            }
+            return count
         }
 
         /// Parses the header at `position`, checking that the whole item fits before `limit`.
