@@ -170,6 +170,7 @@ public enum AddressError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Mixed-case digits that are not the EIP-55 checksum; `expected` is the correct spelling.
     case checksumMismatch(expected: String)
 
+    /// What is wrong, in words.
     public var description: String {
         switch self {
         case .wrongLength(let n):

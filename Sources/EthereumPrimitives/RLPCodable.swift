@@ -78,22 +78,32 @@ extension RLPItem {
         self = .bytes(bytes)
     }
 
-    /// Reads a canonical unsigned integer of at most `maxBytes` bytes; `typeName` is for errors.
-    public func unsignedInteger(maxBytes: Int, typeName: String) throws(RLPError) -> UInt64 {
+    /// The big-endian bytes of a canonical unsigned integer of at most `maxBytes` bytes (empty for
+    /// zero), for decoders of integer types wider than 64 bits; `typeName` appears in errors.
+    ///
+    /// Throws for a list, a leading zero byte, or more than `maxBytes` bytes.
+    public func unsignedIntegerBytes(maxBytes: Int, typeName: String) throws(RLPError) -> [UInt8] {
         guard case .bytes(let bytes) = self else { throw RLPError(.expectedBytes) }
         if bytes.first == 0 { throw RLPError(.leadingZeroInInteger) }
         guard bytes.count <= maxBytes else {
             throw RLPError(.integerOverflow(byteCount: bytes.count, type: typeName))
         }
+        return bytes
+    }
+
+    /// Reads a canonical unsigned integer of at most `maxBytes` (≤ 8) bytes; `typeName` is for errors.
+    public func unsignedInteger(maxBytes: Int, typeName: String) throws(RLPError) -> UInt64 {
         var v: UInt64 = 0
-        for b in bytes { v = v << 8 | UInt64(b) }
+        for b in try unsignedIntegerBytes(maxBytes: min(maxBytes, 8), typeName: typeName) { v = v << 8 | UInt64(b) }
         return v
     }
 }
 
 extension UInt64: RLPEncodable, RLPDecodable {
     public func encodeRLP() -> RLPItem { RLPItem(unsignedInteger: self) }
-    public init(rlp: RLPItem) throws(RLPError) { self = try rlp.unsignedInteger(maxBytes: 8, typeName: "UInt64") }
+    public init(rlp: RLPItem) throws(RLPError) {
+        self = try rlp.unsignedInteger(maxBytes: 8, typeName: "UInt64")
+    }
 }
 
 extension UInt32: RLPEncodable, RLPDecodable {

@@ -6,11 +6,14 @@ import EthereumPrimitives
 /// multi-block known answers with Keccak's own padding).
 @Suite struct KeccakConformanceTests {
     @Test func transactionHashes() {
-        let tally = ConformanceVectors.run(suite: "Keccak256/TransactionTests", directory: "TransactionTests") { _, _, value in
+        let suite = "Keccak256/TransactionTests"
+        let tally = ConformanceVectors.run(suite: suite, directory: "TransactionTests") { _, _, value in
             guard let txHex = value["txbytes"]?.string else { return .notApplicable }
             let hashes = Set((value["result"]?.object ?? [:]).values.compactMap { $0["hash"]?.string })
             guard !hashes.isEmpty else { return .notApplicable }  // an invalid transaction: no hash
-            guard hashes.count == 1, let expectedHex = hashes.first else { return .fail("forks disagree on the hash: \(hashes)") }
+            guard hashes.count == 1, let expectedHex = hashes.first else {
+                return .fail("forks disagree on the hash: \(hashes)")
+            }
             do {
                 let got = Keccak256.hash(try [UInt8](hex: txHex))
                 let expected = try Bytes32(hex: expectedHex)

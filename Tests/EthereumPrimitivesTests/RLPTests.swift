@@ -210,6 +210,12 @@ import EthereumPrimitives
         #expect(try kind(Bytes32.self, "820101") == .wrongByteCount(expected: 32, actual: 2))
         #expect(try kind(Address.self, "80") == .wrongByteCount(expected: 20, actual: 0))
 
+        // The helper for wider integer types (UInt256).
+        #expect(try RLPItem.bytes([1, 0]).unsignedIntegerBytes(maxBytes: 32, typeName: "UInt256") == [1, 0])
+        #expect(throws: RLPError(.integerOverflow(byteCount: 33, type: "UInt256"))) {
+            try RLPItem.bytes([UInt8](repeating: 1, count: 33)).unsignedIntegerBytes(maxBytes: 32, typeName: "UInt256")
+        }
+
         let e = #expect(throws: RLPError.self) { try RLP.decode(UInt64.self, from: [0x82, 0x00, 0x01]) }
         #expect(e?.description == "non-canonical integer: integers must not have leading zero bytes (zero is the empty string)")
         let inList = #expect(throws: RLPError.self) { try RLP.decode([UInt64].self, from: [0xc4, 0x01, 0x82, 0x00, 0x05]) }
@@ -218,7 +224,8 @@ import EthereumPrimitives
 
     // MARK: Struct decoding with RLPListReader
 
-    /// A legacy transaction, as the transaction module will decode one.
+    /// A legacy transaction, as the transaction module will decode one (r and s would be integers
+    /// there; as Bytes32 here they keep leading zeros, which is fine for this example's values).
     struct LegacyTransaction: Equatable, RLPEncodable, RLPDecodable {
         var nonce: UInt64, gasPrice: UInt64, gasLimit: UInt64
         var to: Address, value: UInt64, data: [UInt8]
@@ -257,7 +264,9 @@ import EthereumPrimitives
             v: 37, r: try Bytes32(hex: "0x28ef61340bd939bc2195fe537567866003e1a15d3c71ff63e1590620aa636276"),
             s: try Bytes32(hex: "0x67cbe9d8997f761aecb703304b3800ccf555c9f3dc64214b297fb1966a3b6d83"))
         // EIP-155's example signed transaction.
-        let expected = try [UInt8](hex: "f86c098504a817c800825208943535353535353535353535353535353535353535880de0b6b3a76400008025a028ef61340bd939bc2195fe537567866003e1a15d3c71ff63e1590620aa636276a067cbe9d8997f761aecb703304b3800ccf555c9f3dc64214b297fb1966a3b6d83")
+        let expected = try [UInt8](hex: "f86c098504a817c800825208943535353535353535353535353535353535353535880de0b6b3a7640000"
+            + "8025a028ef61340bd939bc2195fe537567866003e1a15d3c71ff63e1590620aa636276"
+            + "a067cbe9d8997f761aecb703304b3800ccf555c9f3dc64214b297fb1966a3b6d83")
         #expect(RLP.encode(tx) == expected)
         #expect(try RLP.decode(LegacyTransaction.self, from: expected) == tx)
 
