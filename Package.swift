@@ -24,6 +24,13 @@ let package = Package(
             pkgConfig: "libsecp256k1",
             providers: [.apt(["libsecp256k1-dev"])]
         ),
+        // OpenSSL's libcrypto (Debian: libssl-dev), a reference for the Keccak benchmarks only.
+        .systemLibrary(
+            name: "CLibCrypto",
+            path: "Benchmarks/CLibCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
         .target(name: "EthereumPrimitives"),
         .target(name: "EthereumCrypto", dependencies: ["EthereumPrimitives", "CSecp256k1"]),
         .executableTarget(
@@ -48,6 +55,7 @@ let package = Package(
                 "EthereumPrimitives",
                 "EthereumCrypto",
                 "CSecp256k1",
+                "CLibCrypto",
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/CarchainBenchmarks",

@@ -1,0 +1,101 @@
+/// Recursive Length Prefix encoding and strict decoding (Ethereum Yellow Paper, appendix B).
+///
+/// The encoder measures the output first and writes it into one allocation, back to front (each
+/// payload is written before the header that states its length). The decoder accepts only the
+/// canonical encoding: see ``RLP/decode(_:)``.
+public enum RLP {
+    /// The deepest list nesting ``decode(_:)`` accepts; deeper input fails with
+    /// ``RLPError/Kind/nestingTooDeep(limit:)``. Ethereum structures nest a few levels.
+    public static let maxDepth = 1024
+
+    /// The RLP encoding of `item`.
+    ///
+    /// Recurses once per level of list nesting in `item` (decoded items nest at most
+    /// ``maxDepth`` levels).
+    public static func encode(_ item: RLPItem) -> [UInt8] {
+        let size = encodedSize(item)
+        return [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+            guard let base = buffer.baseAddress else { return }  // size is at least 1
+            var end = size
+            write(item, before: &end, base)
+            initialized = size
+        }
+    }
+
+    /// The RLP encoding of a value.
+    @inlinable
+    public static func encode<T: RLPEncodable>(_ value: T) -> [UInt8] {
+        encode(value.encodeRLP())
+    }
+
+    /// The number of bytes `encode(item)` produces.
+    public static func encodedSize(_ item: RLPItem) -> Int {
+        switch item {
+        case .bytes(let b):
+            if b.count == 1 && b[0] < 0x80 { return 1 }
+            return headerSize(payload: b.count) + b.count
+        case .list(let items):
+            var payload = 0
+            for child in items { payload += encodedSize(child) }
+            return headerSize(payload: payload) + payload
+        }
+    }
+
+    @inline(__always)
+    static func headerSize(payload: Int) -> Int {
+        payload < 56 ? 1 : 1 + byteCount(UInt64(payload))
+    }
+
+    /// Bytes needed for `n` in big-endian without leading zeros (0 for zero).
+    @inline(__always)
+    static func byteCount(_ n: UInt64) -> Int {
+        (64 - n.leadingZeroBitCount + 7) / 8
+    }
+
+    /// Writes the encoding of `item` so that it ends just before `end`, and moves `end` to its start.
+    private static func write(_ item: RLPItem, before end: inout Int, _ base: UnsafeMutablePointer<UInt8>) {
+        switch item {
+        case .bytes(let b):
+            if b.count == 1 && b[0] < 0x80 {
+                end -= 1
+                base[end] = b[0]
+                return
+            }
+            end -= b.count
+            b.withUnsafeBufferPointer { src in
+                if let s = src.baseAddress { (base + end).update(from: s, count: src.count) }
+            }
+            writeHeader(payload: b.count, shortBase: 0x80, before: &end, base)
+        case .list(let items):
+            let payloadEnd = end
+            var i = items.endIndex
+            while i > items.startIndex {
+                i -= 1
+                write(items[i], before: &end, base)
+            }
+            writeHeader(payload: payloadEnd - end, shortBase: 0xc0, before: &end, base)
+        }
+    }
+
+    /// Writes a string (`shortBase` 0x80) or list (0xc0) header for a payload of `payload` bytes.
+    @inline(__always)
+    private static func writeHeader(
+        payload: Int, shortBase: UInt8, before end: inout Int, _ base: UnsafeMutablePointer<UInt8>
+    ) {
+        if payload < 56 {
+            end -= 1
+            base[end] = shortBase + UInt8(payload)
+            return
+        }
+        var n = UInt64(payload)
+        var count: UInt8 = 0
+        while n > 0 {
+            end -= 1
+            base[end] = UInt8(truncatingIfNeeded: n)
+            n >>= 8
+            count += 1
+        }
+        end -= 1
+        base[end] = shortBase + 55 + count  // 0xb7 + length of length, or 0xf7 + …
+    }
+}
