@@ -42,7 +42,7 @@ let package = Package(
             ]
         ),
         // Shared test helpers: locating ../shared and the conformance vectors, pass-count tallies.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["EthereumPrimitives"], path: "Tests/TestSupport"),
         .testTarget(
             name: "EthereumPrimitivesTests",
             dependencies: ["EthereumPrimitives", "TestSupport", .product(name: "BigInt", package: "BigInt")]

@@ -49,7 +49,10 @@ public struct PublicKey: Sendable, Hashable, CustomStringConvertible {
     public var compressed: [UInt8] { [0x02 | (rawBytes[63] & 1)] + rawBytes[0..<32] }
 
     /// The Ethereum address: the last 20 bytes of keccak256(x ‖ y).
-    public var address: Address { Address(publicKey: rawBytes) }
+    public var address: Address {
+        // rawBytes is always 64 bytes, which is all Address(publicKey:) checks.
+        Address(publicKey: rawBytes)!
+    }
 
     public var description: String { Hex.encode(uncompressed) }
 }

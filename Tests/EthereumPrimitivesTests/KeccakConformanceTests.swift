@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 import EthereumPrimitives
 
@@ -8,8 +9,8 @@ import EthereumPrimitives
     @Test func transactionHashes() {
         let suite = "Keccak256/TransactionTests"
         let tally = ConformanceVectors.run(suite: suite, directory: "TransactionTests") { _, _, value in
-            guard let txHex = value["txbytes"]?.string else { return .notApplicable }
-            let hashes = Set((value["result"]?.object ?? [:]).values.compactMap { $0["hash"]?.string })
+            guard let txHex = value["txbytes"]?.stringValue else { return .notApplicable }
+            let hashes = Set((value["result"]?.objectValue ?? []).compactMap { $0.value["hash"]?.stringValue })
             guard !hashes.isEmpty else { return .notApplicable }  // an invalid transaction: no hash
             guard hashes.count == 1, let expectedHex = hashes.first else {
                 return .fail("forks disagree on the hash: \(hashes)")

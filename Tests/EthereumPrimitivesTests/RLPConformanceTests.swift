@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 import EthereumPrimitives
 
@@ -8,7 +9,7 @@ import EthereumPrimitives
 @Suite struct RLPConformanceTests {
     @Test func rlpTests() {
         let tally = ConformanceVectors.run(suite: "RLPTests", directory: "RLPTests") { _, _, value in
-            guard let outHex = value["out"]?.string, let input = value["in"] else {
+            guard let outHex = value["out"]?.stringValue, let input = value["in"] else {
                 return .fail("case has no `in` or `out`")
             }
             let out: [UInt8]
@@ -58,8 +59,8 @@ func item(fromVector value: JSONValue) throws -> RLPItem {
         return .bytes(try bigEndianBytes(decimal: String(s.dropFirst())))
     case .string(let s):
         return .bytes(Array(s.utf8))
-    case .integer(let i) where i >= 0:
-        return UInt64(i).encodeRLP()
+    case .number(let n):
+        return .bytes(try bigEndianBytes(decimal: n))
     case .array(let elements):
         return .list(try elements.map(item(fromVector:)))
     default:
