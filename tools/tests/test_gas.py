@@ -66,6 +66,7 @@ def test_readme_tables_are_the_harness_output():
     for name, table in [
         ("--markdown", R.markdown_table("Cancun")),
         ("--bounds", R.bounds_table("Cancun")),
+        ("breakdown", R.breakdown_table("Cancun")),
         ("--all-forks", R.forks_summary_table()),
     ]:
         assert table in text, (
