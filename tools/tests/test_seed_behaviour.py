@@ -95,3 +95,10 @@ def test_no_car_reads_as_dash_for_registered_users(seed):
 
 def test_unknown_function(seed):
     refused(seed.transact_raw(MANAGER, bytes.fromhex("deadbeef")))
+
+
+def test_long_strings_only_cost_gas(seed):
+    # No length limit: a 300-byte id is not refused, it runs out of the scenario's 210,000 gas.
+    tx = seed.transact(MANAGER, "registerNewUser", "x" * 300)
+    assert not tx.ok and tx.gas_used == 210_000
+    ok(seed.transact(MANAGER, "registerNewUser", "x" * 300, gas=1_000_000))
