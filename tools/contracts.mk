@@ -1,0 +1,15 @@
+# Contract targets (included by the main Makefile through `-include tools/*.mk`; VENV, PYTHON and
+# the `venv` target come from there).
+#   make contracts        compile contracts/CarChain.vy into contracts/CarChain.json (commit both)
+#   make check-contracts  fail if the committed artifact differs from what the pinned vyper produces
+#   make test-contracts   pytest tools/tests: seed replay, gas table, rules, events, views, ABI
+.PHONY: contracts check-contracts test-contracts
+
+contracts: venv
+	@$(PYTHON) tools/compile_contract.py
+
+check-contracts: venv
+	@$(PYTHON) tools/compile_contract.py --check
+
+test-contracts: venv
+	@$(PYTHON) -m pytest -q -p no:cacheprovider tools/tests
