@@ -44,9 +44,10 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-test: deps venv
+test: deps venv check-contracts
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	@$(MAKE) --no-print-directory test-contracts
 
 bench: deps
 	@bash tools/bench.sh

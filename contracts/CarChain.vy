@@ -64,6 +64,7 @@ E_ACCOUNT_HAS_ID: constant(bytes32) = 0x6163636f756e7420616c72656164792068617320
 E_NOT_MANAGER: constant(bytes32) = 0x63616c6c6572206973206e6f7420746865206d616e6167657200000000000019  # "caller is not the manager"
 E_EMPTY_PLATE: constant(bytes32) = 0x656d70747920706c61746500000000000000000000000000000000000000000b  # "empty plate"
 E_PLATE_TOO_LONG: constant(bytes32) = 0x706c61746520746f6f206c6f6e6700000000000000000000000000000000000e  # "plate too long"
+E_RESERVED_PLATE: constant(bytes32) = 0x706c61746520222d222069732072657365727665640000000000000000000015  # "plate \"-\" is reserved"
 E_CAR_ALREADY_REGISTERED: constant(bytes32) = 0x63617220616c7265616479207265676973746572656400000000000000000016  # "car already registered"
 E_NOT_AUTHORIZED: constant(bytes32) = 0x6e6f7420757365722773206163636f756e74206f72206d616e6167657200001d  # "not user's account or manager"
 E_USER_NOT_REGISTERED: constant(bytes32) = 0x75736572206e6f74207265676973746572656400000000000000000000000013  # "user not registered"
@@ -83,6 +84,7 @@ E_RENTED_BY_ANOTHER: constant(bytes32) = 0x6361722072656e74656420627920616e6f746
 manager: public(immutable(address))
 
 LOW64: constant(uint256) = 2**64 - 1
+NO_CAR_KEY: constant(bytes32) = 0xd3b8281179950f98149eefdb158d0e1acb56f56e8e343aa9fefafa7e36959561  # keccak256("-")
 USER_FLAGS: constant(uint256) = 2**65 - 1  # registered bit and last-car index of a user word
 CARS_UNIT: constant(uint256) = 1 << 64
 RENTED_UNIT: constant(uint256) = 1 << 128
@@ -128,17 +130,6 @@ def _fail(reason: bytes32):
     # Error(string) with a string of at most 31 bytes: offset, length, one word of text.
     word: uint256 = convert(reason, uint256)
     raw_revert(abi_encode(convert(32, uint256), word & 255, (word >> 8) << 8, method_id=method_id("Error(string)")))
-
-
-@internal
-@view
-def _authorize(key: bytes32):
-    # The manager acts for every user (the seed's single-operator flow); anyone else only for the
-    # id bound to its own account. An id the manager registered has the zero account, which no
-    # sender equals.
-    if msg.sender != manager:
-        if self.accounts[key] != msg.sender:
-            self._fail(E_NOT_AUTHORIZED)
 
 
 @internal
@@ -194,6 +185,9 @@ def registerNewCar(_plate: String[ARG_PLATE]):
     if n > MAX_PLATE:
         self._fail(E_PLATE_TOO_LONG)
     key: bytes32 = keccak256(_plate)
+    # "-" is what getUserCar returns for "no car" (the seed's marker), so it cannot name a car.
+    if key == NO_CAR_KEY:
+        self._fail(E_RESERVED_PLATE)
     if self.cars[key] != 0:
         self._fail(E_CAR_ALREADY_REGISTERED)
     c: uint256 = self.counters + CARS_UNIT
@@ -295,14 +289,17 @@ def getUserCredit(_userId: String[ARG_USER_ID]) -> uint256:
 @external
 @view
 def getUserCar(_userId: String[ARG_USER_ID]) -> String[32]:
+    # As the seed: "" for an unknown id, "-" for a registered user who rents nothing.
     key: bytes32 = keccak256(_userId)
-    last: uint256 = (self.users[key] >> 1) & LOW64
-    if last == 0:
+    u: uint256 = self.users[key]
+    if u == 0:
         return ""
-    plate: Bytes[32] = self._plateOf(last)
-    if self.cars[keccak256(plate)] >> 64 != convert(key, uint256) >> 64:
-        return ""
-    return convert(plate, String[32])
+    last: uint256 = (u >> 1) & LOW64
+    if last != 0:
+        plate: Bytes[32] = self._plateOf(last)
+        if self.cars[keccak256(plate)] >> 64 == convert(key, uint256) >> 64:
+            return convert(plate, String[32])
+    return "-"
 
 
 @external

@@ -78,6 +78,8 @@ class Model:
             raise Refused("empty plate")
         if n > MAX_PLATE:
             raise Refused("plate too long")
+        if plate == "-":
+            raise Refused('plate "-" is reserved')
         if plate in self.cars:
             raise Refused("car already registered")
         self.cars[plate] = None
@@ -141,7 +143,7 @@ class Model:
         for uid in user_ids:
             u = self.users.get(uid)
             out[("getUserCredit", uid)] = u.credit if u else 0
-            out[("getUserCar", uid)] = (u.car or "") if u else ""
+            out[("getUserCar", uid)] = (u.car or "-") if u else ""
             out[("isUserRegistered", uid)] = u is not None
             out[("getUserAccount", uid)] = (u.account or ZERO) if u else ZERO
         for plate in plates:

@@ -72,7 +72,7 @@ def test_manager_registers_ids_without_account(cc):
     ok(cc.transact(MANAGER, "registerNewUser", UID2), ("UserRegistered", {"userId": UID2, "account": ZERO}))
     assert cc.call("isUserRegistered", UID1) and cc.call("isUserRegistered", UID2)
     assert cc.call("getUserAccount", UID1) == ZERO
-    assert cc.call("getUserCredit", UID1) == 0 and cc.call("getUserCar", UID1) == ""
+    assert cc.call("getUserCredit", UID1) == 0 and cc.call("getUserCar", UID1) == "-"
     assert counters(cc) == (2, 0, 0, 0)
 
 
@@ -155,6 +155,8 @@ def test_plate_checks(cc):
     tx = cc.transact(MANAGER, "registerNewCar", "Q" * 65)
     assert not tx.ok and tx.result.output == b""
     fails(cc.transact(MANAGER, "registerNewCar", "P" * 31), "car already registered")
+    # "-" is getUserCar's "no car" marker, so it cannot be a plate.
+    fails(cc.transact(MANAGER, "registerNewCar", "-"), 'plate "-" is reserved')
     assert counters(cc) == (0, 1, 0, 1)
 
 
@@ -239,7 +241,7 @@ def test_rent_and_return(fleet):
     assert counters(cc) == (3, 3, 1, 2)
     give_back(cc, "C1", UID1)
     assert cc.call("getUserCredit", UID1) == 2, "returning refunds nothing"
-    assert cc.call("getUserCar", UID1) == ""
+    assert cc.call("getUserCar", UID1) == "-"
     assert cc.call("getCar", "C1") == (True, "")
     assert counters(cc) == (3, 3, 0, 3)
 
@@ -289,7 +291,7 @@ def test_pointer_to_a_car_rented_by_someone_else(fleet):
     rent(cc, "C1", UID1)
     give_back(cc, "C1", UID1)
     rent(cc, "C1", "alice", key=ALICE)  # C1 now rented by alice; uid1's pointer still names C1
-    assert cc.call("getUserCar", UID1) == ""
+    assert cc.call("getUserCar", UID1) == "-"
     assert cc.call("getUserCar", "alice") == "C1"
     rent(cc, "C2", UID1)
     assert cc.call("getUserCar", UID1) == "C2"
@@ -395,7 +397,7 @@ def test_scenario_events_rebuild_the_state(cc):
         assert cc.call("getCar", plate) == (True, renter)
     for uid, c in credit.items():
         assert cc.call("getUserCredit", uid) == c
-        assert cc.call("getUserCar", uid) == rented_by.get(uid, "")
+        assert cc.call("getUserCar", uid) == rented_by.get(uid, "-")
     assert counters(cc) == (2, 3, 0, 3)
 
 
