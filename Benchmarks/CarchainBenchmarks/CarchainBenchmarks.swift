@@ -2,5 +2,8 @@ import Benchmark
 
 /// One registration function per area; each lives in its own file in this folder.
 let benchmarks: @Sendable () -> Void = {
+    registerUInt256Benchmarks()
+    registerKeccakBenchmarks()
+    registerRLPBenchmarks()
     registerSecp256k1Benchmarks()
 }

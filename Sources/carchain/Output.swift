@@ -20,8 +20,8 @@ enum Output {
     static func fail(_ error: Error) -> Never {
         let usage = Carchain.exitCode(for: error) == .validationFailure
         var message: String
-        if !usage, let described = error as? CustomStringConvertible {
-            message = described.description
+        if !usage {
+            message = String(describing: error)
         } else {
             message = Carchain.message(for: error)
         }

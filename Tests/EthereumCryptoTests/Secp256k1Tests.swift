@@ -13,7 +13,11 @@ import TestSupport
         let sig_of_emptystring: Sig
     }
 
-    /// BasicTests/keyaddrtest.json: key → address, and the deterministic (RFC 6979) signature of keccak256("").
+    /// BasicTests/keyaddrtest.json: key → address. Each case also carries `sig_of_emptystring`, which is
+    /// not a signature over keccak256("") (nor over sha256("") or 32 zero bytes) by the case's key in any
+    /// implementation: recovering it gives another address, and eth-keys' RFC 6979 signature of
+    /// keccak256("") equals ours (see `rfc6979MatchesEthKeys`). Those fields are counted as skipped, with
+    /// the reason, rather than compared.
     @Test func keyAddressVectors() throws {
         guard let url = TestPaths.ethTest("BasicTests/keyaddrtest.json", suite: "BasicTests/keyaddrtest") else { return }
         let cases = try JSONDecoder().decode([KeyAddrCase].self, from: Data(contentsOf: url))
@@ -22,18 +26,36 @@ import TestSupport
             let key = try PrivateKey(hex: c.key)
             let address = key.address.lowercasedHex
             tally.check(address == "0x" + c.addr, "\(c.seed) address", "got \(address), want 0x\(c.addr)")
-            let sig = key.sign(hash: Keccak256.hash([UInt8]()))
-            let r = UInt256(sig.r).description
-            let s = UInt256(sig.s).description
-            let v = String(27 + Int(sig.recoveryID))
-            tally.check(
-                r == c.sig_of_emptystring.r && s == c.sig_of_emptystring.s && v == c.sig_of_emptystring.v,
-                "\(c.seed) signature", "got v=\(v) r=\(r) s=\(s)")
-            let recovered = try Secp256k1.recover(hash: Keccak256.hash([UInt8]()), signature: sig)
-            tally.check(recovered.address == key.address, "\(c.seed) recovery", "recovered \(recovered.address)")
+            // Confirm the claim above instead of assuming it: the vector's signature does not recover to the key.
+            let r = try UInt256(decimal: c.sig_of_emptystring.r), s = try UInt256(decimal: c.sig_of_emptystring.s)
+            let vectorSignature = Signature(r: r.bytes32, s: s.bytes32, recoveryID: UInt8(try UInt256(decimal: c.sig_of_emptystring.v).low64 - 27))
+            let recovered = try? Secp256k1.recover(hash: Keccak256.hash([UInt8]()), signature: vectorSignature, allowHighS: true)
+            if recovered?.address == key.address {
+                tally.check(key.sign(hash: Keccak256.hash([UInt8]())) == vectorSignature, "\(c.seed) signature", "differs from the vector")
+            } else {
+                tally.record(.skip("sig_of_emptystring is not a signature of keccak256(\"\") by this key"), case: "\(c.seed) signature")
+            }
         }
         tally.report()
-        #expect(tally.passed == cases.count * 3)
+        #expect(tally.passed + tally.skipped == cases.count * 2)
+    }
+
+    /// Our RFC 6979 signature of keccak256("") with the keyaddrtest keys, as eth-keys (Python) computes it.
+    @Test func rfc6979MatchesEthKeys() throws {
+        let expected: [(key: String, r: String, s: String, recovery: UInt8)] = [
+            ("c85ef7d79691fe79573b1a7064c19c1a9819ebdbd1faaab1a8ec92344438aaf4",
+             "68123245643532251809030060246857835744441788368863194098906294760528504661084",
+             "16711846225237015132283724610336856193287070321629942774544780067336254130083", 1),
+            ("c87f65ff3f271bf5dc8643484f66b200109caffe4bf98c4cb393dc35740b28c0",
+             "40251061980515769935161299660104932369372729838197297819131661200792179731746",
+             "48428073172707561902156645766184942550297805596261460220788761198978386582423", 1),
+        ]
+        for e in expected {
+            let sig = try PrivateKey(hex: e.key).sign(hash: Keccak256.hash([UInt8]()))
+            #expect(UInt256(sig.r).description == e.r)
+            #expect(UInt256(sig.s).description == e.s)
+            #expect(sig.recoveryID == e.recovery)
+        }
     }
 
     @Test func signRecoverVerifyRoundTrips() throws {

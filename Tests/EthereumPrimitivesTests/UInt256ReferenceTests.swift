@@ -1,26 +1,11 @@
 // Shared machinery for the UInt256 property tests: a seeded generator, a biased value generator, and
 // conversions to attaswift/BigInt, which serves as the reference ("oracle") implementation.
 
+import TestSupport
 import BigInt
 import EthereumPrimitives
 import Foundation
 import Testing
-
-/// SplitMix64 (Steele, Lea and Flood, 2014): tiny, fast and deterministic, so a failing case can be
-/// reproduced from its seed.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Generates UInt256 values biased towards the edges where limb arithmetic goes wrong.
 struct ValueGenerator {
