@@ -9,6 +9,8 @@ let package = Package(
     products: [
         .library(name: "EthereumPrimitives", targets: ["EthereumPrimitives"]),
         .library(name: "EthereumCrypto", targets: ["EthereumCrypto"]),
+        .library(name: "EthereumABI", targets: ["EthereumABI"]),
+        .library(name: "CarChain", targets: ["CarChain"]),
         .executable(name: "carchain", targets: ["carchain"]),
     ],
     dependencies: [
@@ -38,6 +40,8 @@ let package = Package(
             dependencies: [
                 "EthereumPrimitives",
                 "EthereumCrypto",
+                "EthereumABI",
+                "CarChain",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -49,11 +53,17 @@ let package = Package(
         ),
         .testTarget(name: "EthereumCryptoTests", dependencies: ["EthereumCrypto", "TestSupport"]),
         .testTarget(name: "CarchainCLITests", dependencies: ["EthereumPrimitives", "TestSupport"]),
+        // ABI codec (JSON ABIs, signatures, strict decoder, events, revert data) and the CarChain binding + model.
+        .target(name: "EthereumABI", dependencies: ["EthereumPrimitives"]),
+        .target(name: "CarChain", dependencies: ["EthereumPrimitives", "EthereumABI"]),
+        .testTarget(name: "EthereumABITests", dependencies: ["EthereumABI", "TestSupport"]),
+        .testTarget(name: "CarChainTests", dependencies: ["CarChain", "EthereumABI", "TestSupport"]),
         .executableTarget(
             name: "CarchainBenchmarks",
             dependencies: [
                 "EthereumPrimitives",
                 "EthereumCrypto",
+                "EthereumABI",
                 "CSecp256k1",
                 "CLibCrypto",
                 .product(name: "Benchmark", package: "benchmark"),
