@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .library(name: "EthereumPrimitives", targets: ["EthereumPrimitives"]),
         .library(name: "EthereumCrypto", targets: ["EthereumCrypto"]),
+        .library(name: "EthereumTrie", targets: ["EthereumTrie"]),
         .executable(name: "carchain", targets: ["carchain"]),
     ],
     dependencies: [
@@ -49,6 +50,9 @@ let package = Package(
         ),
         .testTarget(name: "EthereumCryptoTests", dependencies: ["EthereumCrypto", "TestSupport"]),
         .testTarget(name: "CarchainCLITests", dependencies: ["EthereumPrimitives", "TestSupport"]),
+        // Merkle-Patricia trie (h-precompiles).
+        .target(name: "EthereumTrie", dependencies: ["EthereumPrimitives"]),
+        .testTarget(name: "EthereumTrieTests", dependencies: ["EthereumTrie", "TestSupport"]),
         .executableTarget(
             name: "CarchainBenchmarks",
             dependencies: [
