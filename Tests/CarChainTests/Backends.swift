@@ -97,7 +97,7 @@ actor PyEVMBackend: ContractBackend {
 
     /// Starts the server, or returns nil (after printing SKIPPED) without a venv.
     static func start(what: String) throws -> PyEVMBackend? {
-        guard let python = PythonTools.python(for: what) else { return nil }
+        guard let python = PythonVenv.python(for: what) else { return nil }
         return try PyEVMBackend(python: python)
     }
 
