@@ -3,7 +3,7 @@
 ///
 /// The canonical spelling is `description` (`"(uint256,string)[2][]"`); ``init(parsing:)`` reads it.
 /// Component names live beside the type, in ``ABIParameter``.
-public indirect enum ABIType: Hashable, Sendable, CustomStringConvertible {
+public enum ABIType: Hashable, Sendable, CustomStringConvertible {
     /// `uint<bits>`, bits 8…256 in steps of 8.
     case uint(Int)
     /// `int<bits>` (two's complement), bits 8…256 in steps of 8.
@@ -19,7 +19,7 @@ public indirect enum ABIType: Hashable, Sendable, CustomStringConvertible {
     /// `string`: UTF-8 text of any length.
     case string
     /// `T[k]` (count k ≥ 1) or `T[]` (count nil).
-    case array(ABIType, count: Int?)
+    indirect case array(ABIType, count: Int?)
     /// `(T1,T2,…)`, possibly empty.
     case tuple([ABIType])
 

@@ -6,7 +6,7 @@ import EthereumPrimitives
 /// ``ABIValue/signed(_:)`` to build one from an `Int`. Two values are equal exactly when they encode to
 /// the same bytes under the same type: strings compare by their UTF-8 bytes, not by Unicode canonical
 /// equivalence.
-public indirect enum ABIValue: Sendable, Hashable, CustomStringConvertible {
+public enum ABIValue: Sendable, Hashable, CustomStringConvertible {
     /// A value of a `uint<N>` type.
     case uint(UInt256)
     /// A value of an `int<N>` type, as 256-bit two's complement.
