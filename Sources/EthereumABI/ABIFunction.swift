@@ -1,6 +1,13 @@
 /// Whether a function reads or changes state and whether it accepts ether.
 public enum StateMutability: String, Hashable, Sendable, CaseIterable {
-    case pure, view, nonpayable, payable
+    /// Reads nothing from state.
+    case pure
+    /// Reads state, changes nothing.
+    case view
+    /// Changes state; refuses ether.
+    case nonpayable
+    /// Changes state; accepts ether.
+    case payable
 }
 
 /// A contract function: name, parameters, return values, mutability.

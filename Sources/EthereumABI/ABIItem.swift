@@ -25,9 +25,13 @@ public struct ABIConstructor: Hashable, Sendable, CustomStringConvertible {
 
 /// One entry of a contract ABI.
 public enum ABIItem: Hashable, Sendable, CustomStringConvertible {
+    /// A function.
     case function(ABIFunction)
+    /// An event.
     case event(ABIEvent)
+    /// A custom error.
     case error(ABICustomError)
+    /// The constructor.
     case constructor(ABIConstructor)
     /// The fallback function, run for calldata that names no function; its mutability.
     case fallback(StateMutability)
