@@ -17,6 +17,8 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
         // Test-only reference for UInt256 property tests.
         .package(url: "https://github.com/attaswift/BigInt.git", from: "6.0.1"),
+        // SHA-256 for the SHA256 precompile.
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
     ],
     targets: [
         // libsecp256k1 from the system (Debian: libsecp256k1-dev), found through pkg-config.
@@ -53,6 +55,19 @@ let package = Package(
         // Merkle-Patricia trie (h-precompiles).
         .target(name: "EthereumTrie", dependencies: ["EthereumPrimitives"]),
         .testTarget(name: "EthereumTrieTests", dependencies: ["EthereumTrie", "TestSupport"]),
+        // GNU MP from the system (Debian: libgmp-dev), for MODEXP (h-precompiles).
+        .systemLibrary(name: "CGMP", pkgConfig: "gmp", providers: [.apt(["libgmp-dev"])]),
+        // Precompiles only in this branch; the lead merges this with h-evm's EVM target.
+        .target(
+            name: "EVM",
+            dependencies: [
+                "EthereumPrimitives", "EthereumCrypto", "CGMP", .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .testTarget(
+            name: "EVMPrecompilesTests",
+            dependencies: ["EVM", "EthereumPrimitives", "EthereumCrypto", "TestSupport", .product(name: "BigInt", package: "BigInt")]
+        ),
         .executableTarget(
             name: "CarchainBenchmarks",
             dependencies: [
