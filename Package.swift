@@ -75,6 +75,7 @@ let package = Package(
                 "EthereumCrypto",
                 "CSecp256k1",
                 "CLibCrypto",
+                "EVM",
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/CarchainBenchmarks",

@@ -84,6 +84,43 @@ import Testing
         #expect(BN254Pairing.hardPart(t) == t.power(bigEndian: hard))
     }
 
+    /// Cyclotomic squaring agrees with plain squaring on the cyclotomic subgroup.
+    @Test func cyclotomicSquaring() {
+        var g = SplitMix64(seed: 6)
+        for _ in 0..<10 {
+            let f = Self.randomFp12(&g)
+            var t = f.conjugate * f.inverse
+            t = t.frobenius2 * t
+            #expect(t.cyclotomicSquared == t.squared)
+            #expect(t * t.conjugate == .one)
+        }
+    }
+
+    /// The endomorphism-based G2 membership test agrees with r·Q = O on subgroup points and on random
+    /// twist points (which are almost never in the subgroup, the cofactor being about p).
+    @Test func g2SubgroupTests() {
+        var g = SplitMix64(seed: 8)
+        for _ in 0..<8 {
+            let q = BN254G2.generator.multiplied(by: Self.randomScalar(&g))
+            #expect(q.isInSubgroup)
+            #expect(q.isInSubgroupByOrder)
+        }
+        var c: UInt64 = 1
+        var found = 0
+        while found < 8 {
+            let x = BN254Fp2(BN254Fp(small: c), BN254Fp(small: c &* 7 &+ 3))
+            c += 1
+            guard let y = BN254PrecompileTests.sqrt(x.squared * x + BN254Fp2.curveB) else { continue }
+            let point = BN254G2(affineX: x, y: y)
+            #expect(point.isInSubgroup == point.isInSubgroupByOrder)
+            #expect(!point.isInSubgroup)
+            // Clearing part of the cofactor still leaves it outside.
+            let partial = point.multiplied(by: UInt256(6))
+            #expect(partial.isInSubgroup == partial.isInSubgroupByOrder)
+            found += 1
+        }
+    }
+
     @Test func pairingIsBilinearAndNonDegenerate() {
         var g = SplitMix64(seed: 5)
         let p = BN254G1.generator, q = BN254G2.generator

@@ -24,19 +24,32 @@ enum BN254Constants {
     static let twistB: BN254Fp2 = BN254Fp2(BN254Fp(small: 3), .zero) * BN254Fp2.xi.inverse
 
     /// The Miller loop's scalar 6u + 2 in non-adjacent form, least significant digit first.
-    static let loopDigits: [Int8] = {
-        var n = UInt128(u) * 6 + 2
+    static let loopDigits: [Int8] = nonAdjacentForm(low: u &* 6 &+ 2, high: u.multipliedFullWidth(by: 6).high)
+
+    /// u in non-adjacent form, least significant digit first.
+    static let uDigits: [Int8] = nonAdjacentForm(low: u, high: 0)
+
+    /// The non-adjacent form of the 128-bit value high·2^64 + low (for −1 digits, the value is raised).
+    static func nonAdjacentForm(low: UInt64, high: UInt64) -> [Int8] {
+        var (low, high) = (low, high)
         var digits: [Int8] = []
-        while n > 0 {
-            if n & 1 == 1 {
-                let digit: Int8 = n & 3 == 3 ? -1 : 1
+        while low != 0 || high != 0 {
+            if low & 1 == 1 {
+                let digit: Int8 = low & 3 == 3 ? -1 : 1
                 digits.append(digit)
-                n = digit == 1 ? n - 1 : n + 1
+                if digit == 1 {
+                    low -= 1
+                } else {
+                    let (sum, carry) = low.addingReportingOverflow(1)
+                    low = sum
+                    if carry { high += 1 }
+                }
             } else {
                 digits.append(0)
             }
-            n >>= 1
+            low = low >> 1 | high << 63
+            high >>= 1
         }
         return digits
-    }()
+    }
 }

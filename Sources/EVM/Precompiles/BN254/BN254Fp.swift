@@ -57,21 +57,35 @@ package struct BN254Fp: Sendable, Equatable {
         let (high, low) = a.multipliedFullWidth(by: b)
         let (s1, o1) = low.addingReportingOverflow(c)
         let (s2, o2) = s1.addingReportingOverflow(d)
-        return (high &+ (o1 ? 1 : 0) &+ (o2 ? 1 : 0), s2)
+        return (high &+ UInt64(o1 ? 1 : 0) &+ UInt64(o2 ? 1 : 0), s2)
     }
 
-    /// x − p if x ≥ p (or `carry` is set), else x.
+    // Carry and borrow chains written without branches (a carry is 0 or 1), so they compile to add/adc
+    // and sub/sbb rather than data-dependent jumps.
     @inline(__always)
-    static func reduced(_ x0: UInt64, _ x1: UInt64, _ x2: UInt64, _ x3: UInt64, carry: Bool) -> BN254Fp {
-        let (d0, b0) = x0.subtractingReportingOverflow(p0)
-        var (d1, b1) = x1.subtractingReportingOverflow(p1)
-        if b0 { (d1, b1) = (d1 &- 1, b1 || d1 == 0) }
-        var (d2, b2) = x2.subtractingReportingOverflow(p2)
-        if b1 { (d2, b2) = (d2 &- 1, b2 || d2 == 0) }
-        var (d3, b3) = x3.subtractingReportingOverflow(p3)
-        if b2 { (d3, b3) = (d3 &- 1, b3 || d3 == 0) }
-        if carry || !b3 { return BN254Fp(d0, d1, d2, d3) }
-        return BN254Fp(x0, x1, x2, x3)
+    static func addCarry(_ a: UInt64, _ b: UInt64, _ carry: UInt64) -> (UInt64, UInt64) {
+        let (s1, o1) = a.addingReportingOverflow(b)
+        let (s2, o2) = s1.addingReportingOverflow(carry)
+        return (s2, UInt64(o1 ? 1 : 0) | UInt64(o2 ? 1 : 0))
+    }
+
+    @inline(__always)
+    static func subBorrow(_ a: UInt64, _ b: UInt64, _ borrow: UInt64) -> (UInt64, UInt64) {
+        let (d1, o1) = a.subtractingReportingOverflow(b)
+        let (d2, o2) = d1.subtractingReportingOverflow(borrow)
+        return (d2, UInt64(o1 ? 1 : 0) | UInt64(o2 ? 1 : 0))
+    }
+
+    /// x − p if x ≥ p (or `carry` is 1), else x; selected with a mask.
+    @inline(__always)
+    static func reduced(_ x0: UInt64, _ x1: UInt64, _ x2: UInt64, _ x3: UInt64, carry: UInt64) -> BN254Fp {
+        let (d0, b0) = subBorrow(x0, p0, 0)
+        let (d1, b1) = subBorrow(x1, p1, b0)
+        let (d2, b2) = subBorrow(x2, p2, b1)
+        let (d3, b3) = subBorrow(x3, p3, b2)
+        // Keep x when the subtraction borrowed and there was no carry out of x.
+        let keep = 0 &- (b3 & ~carry & 1)
+        return BN254Fp(d0 ^ ((d0 ^ x0) & keep), d1 ^ ((d1 ^ x1) & keep), d2 ^ ((d2 ^ x2) & keep), d3 ^ ((d3 ^ x3) & keep))
     }
 
     /// One round of CIOS Montgomery multiplication: t += a·bi, then divide by 2^64 modulo p.
@@ -85,18 +99,17 @@ package struct BN254Fp: Sendable, Equatable {
         (c, t1) = multiplyAdd(a.l1, bi, t1, c)
         (c, t2) = multiplyAdd(a.l2, bi, t2, c)
         (c, t3) = multiplyAdd(a.l3, bi, t3, c)
-        let (s4, o4) = t4.addingReportingOverflow(c)
-        let t5: UInt64 = o4 ? 1 : 0
+        let (s4, t5) = addCarry(t4, c, 0)
         let m = t0 &* inverseP0
-        var ignored: UInt64
-        (c, ignored) = multiplyAdd(m, p0, t0, 0)
-        _ = ignored
+        var low: UInt64
+        (c, low) = multiplyAdd(m, p0, t0, 0)
+        _ = low
         (c, t0) = multiplyAdd(m, p1, t1, c)
         (c, t1) = multiplyAdd(m, p2, t2, c)
         (c, t2) = multiplyAdd(m, p3, t3, c)
-        let (s3, o3) = s4.addingReportingOverflow(c)
+        let (s3, c3) = addCarry(s4, c, 0)
         t3 = s3
-        t4 = t5 &+ (o3 ? 1 : 0)
+        t4 = t5 &+ c3
     }
 
     /// Montgomery product: a·b·2^−256 mod p, which is the product of the represented values.
@@ -107,38 +120,30 @@ package struct BN254Fp: Sendable, Equatable {
         montgomeryRound(a, b.l1, &t0, &t1, &t2, &t3, &t4)
         montgomeryRound(a, b.l2, &t0, &t1, &t2, &t3, &t4)
         montgomeryRound(a, b.l3, &t0, &t1, &t2, &t3, &t4)
-        return reduced(t0, t1, t2, t3, carry: t4 != 0)
+        return reduced(t0, t1, t2, t3, carry: t4)
     }
 
     @inline(__always)
     package static func + (a: BN254Fp, b: BN254Fp) -> BN254Fp {
-        let (s0, c0) = a.l0.addingReportingOverflow(b.l0)
-        var (s1, c1) = a.l1.addingReportingOverflow(b.l1)
-        if c0 { (s1, c1) = (s1 &+ 1, c1 || s1 == .max) }
-        var (s2, c2) = a.l2.addingReportingOverflow(b.l2)
-        if c1 { (s2, c2) = (s2 &+ 1, c2 || s2 == .max) }
-        var (s3, c3) = a.l3.addingReportingOverflow(b.l3)
-        if c2 { (s3, c3) = (s3 &+ 1, c3 || s3 == .max) }
+        let (s0, c0) = addCarry(a.l0, b.l0, 0)
+        let (s1, c1) = addCarry(a.l1, b.l1, c0)
+        let (s2, c2) = addCarry(a.l2, b.l2, c1)
+        let (s3, c3) = addCarry(a.l3, b.l3, c2)
         return reduced(s0, s1, s2, s3, carry: c3)
     }
 
     @inline(__always)
     package static func - (a: BN254Fp, b: BN254Fp) -> BN254Fp {
-        let (d0, b0) = a.l0.subtractingReportingOverflow(b.l0)
-        var (d1, b1) = a.l1.subtractingReportingOverflow(b.l1)
-        if b0 { (d1, b1) = (d1 &- 1, b1 || d1 == 0) }
-        var (d2, b2) = a.l2.subtractingReportingOverflow(b.l2)
-        if b1 { (d2, b2) = (d2 &- 1, b2 || d2 == 0) }
-        var (d3, b3) = a.l3.subtractingReportingOverflow(b.l3)
-        if b2 { (d3, b3) = (d3 &- 1, b3 || d3 == 0) }
-        guard b3 else { return BN254Fp(d0, d1, d2, d3) }
-        // Borrowed: add p back (the sum wraps to the right value).
-        let (e0, c0) = d0.addingReportingOverflow(p0)
-        var (e1, c1) = d1.addingReportingOverflow(p1)
-        if c0 { (e1, c1) = (e1 &+ 1, c1 || e1 == .max) }
-        var (e2, c2) = d2.addingReportingOverflow(p2)
-        if c1 { (e2, c2) = (e2 &+ 1, c2 || e2 == .max) }
-        let e3 = d3 &+ p3 &+ (c2 ? 1 : 0)
+        let (d0, b0) = subBorrow(a.l0, b.l0, 0)
+        let (d1, b1) = subBorrow(a.l1, b.l1, b0)
+        let (d2, b2) = subBorrow(a.l2, b.l2, b1)
+        let (d3, b3) = subBorrow(a.l3, b.l3, b2)
+        // On borrow, add p back (the sum wraps to the right value).
+        let mask = 0 &- b3
+        let (e0, c0) = addCarry(d0, p0 & mask, 0)
+        let (e1, c1) = addCarry(d1, p1 & mask, c0)
+        let (e2, c2) = addCarry(d2, p2 & mask, c1)
+        let (e3, _) = addCarry(d3, p3 & mask, c2)
         return BN254Fp(e0, e1, e2, e3)
     }
 

@@ -78,14 +78,49 @@ package struct BN254Fp12: Sendable, Equatable {
         return result
     }
 
-    /// self^u for the curve parameter u (positive, 63 bits).
-    func powerU() -> BN254Fp12 {
+    /// The square of an element of the cyclotomic subgroup (norm 1 over F_p⁶ and F_p²), by Granger and
+    /// Scott, "Faster squaring in the cyclotomic subgroup of sixth degree extensions" (2010): with s = w³
+    /// (s² = ξ), the element is A + B·w + C·w² over F_p²[s], and its square is
+    /// (3A² − 2Ā) + (3s·C² + 2B̄)·w + (3B² − 2C̄)·w², where ¯ conjugates s. Only valid in that subgroup.
+    package var cyclotomicSquared: BN254Fp12 {
+        @inline(__always)
+        func square4(_ x0: BN254Fp2, _ x1: BN254Fp2) -> (BN254Fp2, BN254Fp2) {
+            let t0 = x0.squared
+            let t1 = x1.squared
+            return (t0 + t1.timesXi, (x0 + x1).squared - t0 - t1)
+        }
+        let (a0, a1) = (c0.c0, c1.c1)
+        let (b0, b1) = (c1.c0, c0.c2)
+        let (d0, d1) = (c0.c1, c1.c2)
+        let (aa0, aa1) = square4(a0, a1)
+        let (bb0, bb1) = square4(b0, b1)
+        let (dd0, dd1) = square4(d0, d1)
+        // A' = 3A² − 2Ā
+        let na0 = (aa0 - a0).doubled + aa0
+        let na1 = (aa1 + a1).doubled + aa1
+        // B' = 3s·C² + 2B̄, with s·(x0 + x1·s) = ξ·x1 + x0·s
+        let sc0 = dd1.timesXi
+        let nb0 = (sc0 + b0).doubled + sc0
+        let nb1 = (dd0 - b1).doubled + dd0
+        // C' = 3B² − 2C̄
+        let nd0 = (bb0 - d0).doubled + bb0
+        let nd1 = (bb1 + d1).doubled + bb1
+        return BN254Fp12(BN254Fp6(na0, nd0, nb1), BN254Fp6(nb0, na1, nd1))
+    }
+
+    /// self^u for the curve parameter u, for self in the cyclotomic subgroup: cyclotomic squarings and
+    /// the non-adjacent form of u (a −1 digit multiplies by the conjugate, which is the inverse there).
+    func cyclotomicPowerU() -> BN254Fp12 {
+        let digits = BN254Constants.uDigits
+        let inverse = conjugate
         var result = self
-        let u = BN254Constants.u
-        let top = 63 - u.leadingZeroBitCount
-        for i in stride(from: top - 1, through: 0, by: -1) {
-            result = result.squared
-            if (u >> UInt64(i)) & 1 == 1 { result = result * self }
+        for i in stride(from: digits.count - 2, through: 0, by: -1) {
+            result = result.cyclotomicSquared
+            switch digits[i] {
+            case 1: result = result * self
+            case -1: result = result * inverse
+            default: break
+            }
         }
         return result
     }

@@ -104,9 +104,9 @@ package enum BN254Pairing {
         let fp = x.frobenius
         let fp2 = x.frobenius2
         let fp3 = fp2.frobenius
-        let fu = x.powerU()
-        let fu2 = fu.powerU()
-        let fu3 = fu2.powerU()
+        let fu = x.cyclotomicPowerU()
+        let fu2 = fu.cyclotomicPowerU()
+        let fu3 = fu2.cyclotomicPowerU()
         let y0 = fp * fp2 * fp3
         let y1 = x.conjugate
         let y2 = fu2.frobenius2
@@ -114,12 +114,12 @@ package enum BN254Pairing {
         let y4 = (fu * fu2.frobenius).conjugate
         let y5 = fu2.conjugate
         let y6 = (fu3 * fu3.frobenius).conjugate
-        var t0 = y6.squared * y4 * y5
+        var t0 = y6.cyclotomicSquared * y4 * y5
         var t1 = y3 * y5 * t0
         t0 = t0 * y2
-        t1 = (t1.squared * t0).squared
+        t1 = (t1.cyclotomicSquared * t0).cyclotomicSquared
         t0 = t1 * y1
         t1 = t1 * y0
-        return t0.squared * t1
+        return t0.cyclotomicSquared * t1
     }
 }

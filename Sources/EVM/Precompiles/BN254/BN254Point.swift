@@ -99,13 +99,20 @@ package struct BN254Point<F: BN254Field>: Sendable, Equatable {
         return BN254Point(x: x3, y: y3, z: z3)
     }
 
-    /// scalar·self by double-and-add over the scalar's bits (the scalar is not reduced).
+    /// scalar·self with a fixed 4-bit window (the scalar is not reduced).
     package func multiplied(by scalar: UInt256) -> BN254Point {
-        var result = BN254Point.infinity
         let bits = scalar.significantBitCount
-        for i in stride(from: bits - 1, through: 0, by: -1) {
-            result = result.doubled
-            if scalar.bit(i) { result = result + self }
+        guard bits > 0, !isInfinity else { return .infinity }
+        var table = [BN254Point](repeating: .infinity, count: 16)
+        table[1] = self
+        for i in 2..<16 { table[i] = i % 2 == 0 ? table[i / 2].doubled : table[i - 1] + self }
+        var result = BN254Point.infinity
+        for window in stride(from: (bits - 1) / 4, through: 0, by: -1) {
+            result = result.doubled.doubled.doubled.doubled
+            let base = 4 * window
+            var nibble = 0
+            for b in 0..<4 where scalar.bit(base + b) { nibble |= 1 << b }
+            if nibble != 0 { result = result + table[nibble] }
         }
         return result
     }
@@ -142,6 +149,29 @@ extension BN254Point where F == BN254Fp2 {
                 fp("0x090689d0585ff075ec9e99ad690c3395bc4b313370b38ef355acdadcd122975b")))
     }
 
-    /// True when the point is in the order-r subgroup: r·Q is the point at infinity.
-    package var isInSubgroup: Bool { multiplied(by: BN254Constants.order).isInfinity }
+    /// The endomorphism ψ = untwist ∘ Frobenius ∘ twist: (x, y) ↦ (x̄·ξ^((p−1)/3), ȳ·ξ^((p−1)/2)), on
+    /// Jacobian coordinates (conjugation is a field automorphism, so it applies to X, Y, Z alike).
+    package var psi: BN254G2 {
+        let g = BN254Constants.frobenius1
+        return BN254G2(x: x.conjugate * g[2], y: y.conjugate * g[3], z: z.conjugate)
+    }
+
+    /// ψ²: (x, y) ↦ (x·ξ^((p²−1)/3), y·ξ^((p²−1)/2)) = (x·ξ^((p²−1)/3), −y).
+    package var psi2: BN254G2 {
+        let g = BN254Constants.frobenius2
+        return BN254G2(x: x * g[2], y: y * g[3], z: z)
+    }
+
+    /// True when the point (on the twist) is in the order-r subgroup G2, by the test of El Housni,
+    /// Guillevic and Piellard, "Co-factor clearing and subgroup membership testing on pairing-friendly
+    /// curves" (2022): [u+1]Q + ψ([u]Q) + ψ²([u]Q) = ψ³([2u]Q). It costs one multiplication by the 63-bit
+    /// u instead of one by the 254-bit r; ``isInSubgroupByOrder`` is the direct test.
+    package var isInSubgroup: Bool {
+        let uq = multiplied(by: UInt256(BN254Constants.u))
+        let lhs = uq + self + uq.psi + uq.psi2
+        return lhs == uq.doubled.psi2.psi
+    }
+
+    /// True when r·Q is the point at infinity (the definition of membership; slower than ``isInSubgroup``).
+    package var isInSubgroupByOrder: Bool { multiplied(by: BN254Constants.order).isInfinity }
 }
