@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "EthereumPrimitives", targets: ["EthereumPrimitives"]),
         .library(name: "EthereumCrypto", targets: ["EthereumCrypto"]),
         .library(name: "EthereumTrie", targets: ["EthereumTrie"]),
+        .library(name: "EthereumTransactions", targets: ["EthereumTransactions"]),
         .executable(name: "carchain", targets: ["carchain"]),
     ],
     dependencies: [
@@ -17,7 +18,7 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
         // Test-only reference for UInt256 property tests.
         .package(url: "https://github.com/attaswift/BigInt.git", from: "6.0.1"),
-        // SHA-256 for the SHA256 precompile.
+        // SHA-2, HMAC, PBKDF2, scrypt and AES-CTR for keystores and BIP-39/BIP-32; SHA-256 for the precompile.
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
     ],
     targets: [
@@ -35,12 +36,26 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]
         ),
         .target(name: "EthereumPrimitives"),
-        .target(name: "EthereumCrypto", dependencies: ["EthereumPrimitives", "CSecp256k1"]),
+        .target(
+            name: "EthereumCrypto",
+            dependencies: [
+                "EthereumPrimitives", "CSecp256k1",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
+        // Transactions: envelopes (types 0–4), signing, hashing, sender recovery, intrinsic gas.
+        .target(name: "EthereumTransactions", dependencies: ["EthereumPrimitives", "EthereumCrypto"]),
+        .testTarget(
+            name: "EthereumTransactionsTests",
+            dependencies: ["EthereumTransactions", "EthereumCrypto", "TestSupport"]
+        ),
         .executableTarget(
             name: "carchain",
             dependencies: [
                 "EthereumPrimitives",
                 "EthereumCrypto",
+                "EthereumTransactions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -73,6 +88,7 @@ let package = Package(
             dependencies: [
                 "EthereumPrimitives",
                 "EthereumCrypto",
+                "EthereumTransactions",
                 "CSecp256k1",
                 "CLibCrypto",
                 "EVM",
