@@ -116,8 +116,8 @@ enum ModExp {
         load(&e, exponent)
         load(&m, modulus)
         __gmpz_powm(&r, &b, &e, &m)
-        // powm's result is already reduced, so it fits in the modulus's length; 1^0 mod 1 is 0 here too.
-        if r._mp_size == 0 || (modulus.count == 1 && modulus[0] == 1) { return [UInt8](repeating: 0, count: modulus.count) }
+        // powm's result is reduced (x^0 mod 1 is 0), so it fits in the modulus's length.
+        if r._mp_size == 0 { return output }
         let size = (__gmpz_sizeinbase(&r, 2) + 7) / 8
         guard size <= modulus.count else { return output }
         output.withUnsafeMutableBytes { raw in

@@ -73,19 +73,28 @@ package enum BN254Pairing {
         return f.timesLine(a, b, c)
     }
 
-    /// f · (line through T and (qx, qy))(P), and T ← T + (qx, qy).
+    /// f · (line through T and the affine (qx, qy))(P), and T ← T + (qx, qy), by mixed addition
+    /// (madd-2007-bl). The line's slope is r/(2·Z·H) in the formula's terms, so scaled by Z3 = 2·Z·H its
+    /// coefficients are y_P·Z3, −r·x_P and r·x_Q − y_Q·Z3.
     @inline(__always)
     private static func additionStep(_ s: inout PairState, _ f: BN254Fp12, _ qx: BN254Fp2, _ qy: BN254Fp2) -> BN254Fp12 {
-        let (x, y, z) = (s.t.x, s.t.y, s.t.z)
-        let zz = z.squared
-        let n = qy * zz * z - y  // λ = n / (Z·h)
-        let h = qx * zz - x
-        let d = z * h
-        s.t = s.t + BN254G2(affineX: qx, y: qy)
-        // Scaled by Z·h: y_P·Zh, −n·x_P, n·x_Q − y_Q·Zh.
-        let a = d * s.py
-        let b = -(n * s.px)
-        let c = n * qx - qy * d
+        let (x1, y1, z1) = (s.t.x, s.t.y, s.t.z)
+        let z1z1 = z1.squared
+        let u2 = qx * z1z1
+        let s2 = qy * z1 * z1z1
+        let h = u2 - x1
+        let hh = h.squared
+        let i = hh.doubled.doubled
+        let j = h * i
+        let r = (s2 - y1).doubled
+        let v = x1 * i
+        let x3 = r.squared - j - v.doubled
+        let y3 = r * (v - x3) - (y1 * j).doubled
+        let z3 = (z1 + h).squared - z1z1 - hh
+        s.t = BN254G2(x: x3, y: y3, z: z3)
+        let a = z3 * s.py
+        let b = -(r * s.px)
+        let c = r * qx - qy * z3
         return f.timesLine(a, b, c)
     }
 
