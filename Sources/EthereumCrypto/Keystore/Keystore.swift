@@ -18,6 +18,29 @@ public struct Keystore: Sendable, Equatable {
         /// geth's light parameters (n = 2^12, r = 8, p = 6), for development.
         public static let lightScrypt = KDF.scrypt(n: 4_096, r: 8, p: 6)
 
+        /// Checks the parameters are ones this implementation accepts: scrypt n a power of two above 1 and below
+        /// 2^(16·r) (RFC 7914's bound, which the BoringSSL scrypt in swift-crypto enforces), r and p in 1…1024,
+        /// at most 1 GiB of scrypt memory; PBKDF2 rounds in 1…10^8. Files with other values are refused rather
+        /// than allowed to exhaust memory or time.
+        public func check() throws(KeystoreError) {
+            switch self {
+            case .scrypt(let n, let r, let p):
+                guard n > 1, n & (n - 1) == 0 else { throw .invalidParameter("scrypt n must be a power of two above 1, got \(n)") }
+                guard r > 0, p > 0, r <= 1024, p <= 1024 else { throw .invalidParameter("scrypt r and p must be 1…1024") }
+                if 16 * r <= 62, n >= 1 << (16 * r) {
+                    throw .invalidParameter(
+                        "scrypt n=\(n) is not below 2^(16·r) = 2^\(16 * r) (RFC 7914's bound, enforced by swift-crypto's BoringSSL scrypt)")
+                }
+                guard n <= Keystore.maxScryptMemory / (128 * r) else {
+                    throw .invalidParameter("scrypt n·r needs more than \(Keystore.maxScryptMemory >> 20) MiB")
+                }
+            case .pbkdf2(let c):
+                guard (1...Keystore.maxPBKDF2Iterations).contains(c) else {
+                    throw .invalidParameter("pbkdf2 c must be 1…\(Keystore.maxPBKDF2Iterations), got \(c)")
+                }
+            }
+        }
+
         public var description: String {
             switch self {
             case .scrypt(let n, let r, let p): return "scrypt(n=\(n), r=\(r), p=\(p))"
@@ -177,18 +200,12 @@ public struct Keystore: Sendable, Equatable {
         do {
             switch kdf {
             case .scrypt(let n, let r, let p):
-                guard n > 1, n & (n - 1) == 0 else { throw KeystoreError.invalidParameter("scrypt n must be a power of two above 1, got \(n)") }
-                guard r > 0, p > 0, r <= 1024, p <= 1024 else { throw KeystoreError.invalidParameter("scrypt r and p must be 1…1024") }
-                guard n <= maxScryptMemory / (128 * r) else {
-                    throw KeystoreError.invalidParameter("scrypt n·r needs more than \(maxScryptMemory >> 20) MiB")
-                }
+                try kdf.check()
                 let key = try CryptoExtras.KDF.Scrypt.deriveKey(
                     from: passwordBytes, salt: salt, outputByteCount: length, rounds: n, blockSize: r, parallelism: p)
                 return key.withUnsafeBytes { Array($0) }
             case .pbkdf2(let c):
-                guard (1...maxPBKDF2Iterations).contains(c) else {
-                    throw KeystoreError.invalidParameter("pbkdf2 c must be 1…\(maxPBKDF2Iterations), got \(c)")
-                }
+                try kdf.check()
                 let key = try CryptoExtras.KDF.Insecure.PBKDF2.deriveKey(
                     from: passwordBytes, salt: salt, using: .sha256, outputByteCount: length, unsafeUncheckedRounds: c)
                 return key.withUnsafeBytes { Array($0) }

@@ -30,8 +30,16 @@ public struct KeystoreDirectory: Sendable {
 
     /// One keystore file and the address it declares.
     public struct Entry: Sendable, Equatable {
+        /// The address from the file's `address` field.
         public let address: Address
+        /// The file.
         public let file: URL
+
+        /// Creates an entry.
+        public init(address: Address, file: URL) {
+            self.address = address
+            self.file = file
+        }
     }
 
     /// The accounts in the directory, read from each file's `address` field without decrypting anything,
