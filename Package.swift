@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .library(name: "EthereumPrimitives", targets: ["EthereumPrimitives"]),
         .library(name: "EthereumCrypto", targets: ["EthereumCrypto"]),
+        .library(name: "EthereumTrie", targets: ["EthereumTrie"]),
         .library(name: "EthereumTransactions", targets: ["EthereumTransactions"]),
         .executable(name: "carchain", targets: ["carchain"]),
     ],
@@ -66,6 +67,9 @@ let package = Package(
         ),
         .testTarget(name: "EthereumCryptoTests", dependencies: ["EthereumCrypto", "TestSupport"]),
         .testTarget(name: "CarchainCLITests", dependencies: ["EthereumPrimitives", "TestSupport"]),
+        // Merkle-Patricia trie (h-precompiles).
+        .target(name: "EthereumTrie", dependencies: ["EthereumPrimitives"]),
+        .testTarget(name: "EthereumTrieTests", dependencies: ["EthereumTrie", "TestSupport"]),
         .executableTarget(
             name: "CarchainBenchmarks",
             dependencies: [
