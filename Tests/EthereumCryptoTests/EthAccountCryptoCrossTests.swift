@@ -59,29 +59,6 @@ import TestSupport
         #expect(tally.failed == 0)
     }
 
-    @Test func personalMessagesMatch() throws {
-        guard let python = PythonVenv.python(for: "eth-account EIP-191 cross-check") else { return }
-        var rng = SplitMix64(seed: 191)
-        var cases: [(PrivateKey, [UInt8])] = []
-        for i in 0..<20 {
-            var key: PrivateKey?
-            while key == nil { key = try? PrivateKey(bytes: rng.bytes(32)) }
-            cases.append((key!, i == 0 ? [] : rng.bytes(Int(rng.next() % 200))))
-        }
-        let request = JSONValue.object([("personal", .array(cases.map {
-            .object([("key", .string(Hex.encode($0.0.rawBytes))), ("message", .string(Hex.encode($0.1)))])
-        }))])
-        let response = try Self.runScript(python, "eth_account_messages.py", request.description)
-        var tally = ConformanceTally(suite: "eth-account EIP-191")
-        for (i, (result, c)) in zip(response["personal"]?.arrayValue ?? [], cases).enumerated() {
-            let signature = PersonalMessage.sign(c.1, with: c.0)
-            tally.check(result["hash"]?.stringValue == PersonalMessage.hash(c.1).hexString, "#\(i) hash", "hash differs")
-            tally.check(result["signature"]?.stringValue == Hex.encode(signature.rsv), "#\(i) signature", "signature differs")
-        }
-        tally.report()
-        #expect(tally.passed == 2 * cases.count)
-    }
-
     // MARK: EIP-712
 
     static let atomicTypes = ["uint8", "uint32", "uint256", "int8", "int64", "int256", "bool", "address", "bytes1", "bytes16", "bytes32", "string", "bytes"]
@@ -168,16 +145,38 @@ import TestSupport
         ])
     }
 
-    @Test func typedDataMatchesEthAccount() throws {
-        guard let python = PythonVenv.python(for: "eth-account EIP-712 cross-check") else { return }
-        var rng = SplitMix64(seed: 712)
+    /// EIP-191 personal messages (20 random ones) and EIP-712 typed data (60 random documents and the EIP's
+    /// Mail example), in one eth-account run: hashes and signatures must be identical.
+    @Test func messagesMatchEthAccount() throws {
+        guard let python = PythonVenv.python(for: "eth-account EIP-191/EIP-712 cross-check") else { return }
+        var rng = SplitMix64(seed: 191)
+        var personalCases: [(PrivateKey, [UInt8])] = []
+        for i in 0..<20 {
+            var key: PrivateKey?
+            while key == nil { key = try? PrivateKey(bytes: rng.bytes(32)) }
+            personalCases.append((key!, i == 0 ? [] : rng.bytes(Int(rng.next() % 200))))
+        }
+        var typedRNG = SplitMix64(seed: 712)
         let key = try PrivateKey(hex: "0x" + String(repeating: "42", count: 32))
-        var documents = (0..<60).map { _ in Self.randomTypedData(&rng) }
+        var documents = (0..<60).map { _ in Self.randomTypedData(&typedRNG) }
         documents.append(try JSONDecoder().decode(JSONValue.self, from: Data(MessageSigningTests.mailJSON.utf8)))
-        let request = JSONValue.object([("typed", .array(documents.map {
-            .object([("key", .string(Hex.encode(key.rawBytes))), ("data", $0)])
-        }))])
+        let request = JSONValue.object([
+            ("personal", .array(personalCases.map {
+                .object([("key", .string(Hex.encode($0.0.rawBytes))), ("message", .string(Hex.encode($0.1)))])
+            })),
+            ("typed", .array(documents.map { .object([("key", .string(Hex.encode(key.rawBytes))), ("data", $0)]) })),
+        ])
         let response = try Self.runScript(python, "eth_account_messages.py", request.description)
+
+        var personal = ConformanceTally(suite: "eth-account EIP-191")
+        for (i, (result, c)) in zip(response["personal"]?.arrayValue ?? [], personalCases).enumerated() {
+            let signature = PersonalMessage.sign(c.1, with: c.0)
+            personal.check(result["hash"]?.stringValue == PersonalMessage.hash(c.1).hexString, "#\(i) hash", "hash differs")
+            personal.check(result["signature"]?.stringValue == Hex.encode(signature.rsv), "#\(i) signature", "signature differs")
+        }
+        personal.report()
+        #expect(personal.passed == 2 * personalCases.count)
+
         var tally = ConformanceTally(suite: "eth-account EIP-712")
         for (i, (result, document)) in zip(response["typed"]?.arrayValue ?? [], documents).enumerated() {
             let name = "#\(i) \(document["primaryType"]?.stringValue ?? "")"
