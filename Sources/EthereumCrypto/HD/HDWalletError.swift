@@ -23,6 +23,7 @@ public enum HDWalletError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A failure inside the hash functions (should not happen).
     case cryptoFailure(String)
 
+    /// What is wrong, without secrets.
     public var description: String {
         switch self {
         case .invalidWordCount(let n): return "a mnemonic has 12, 15, 18, 21 or 24 words, got \(n)"

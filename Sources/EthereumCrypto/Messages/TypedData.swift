@@ -10,8 +10,12 @@ import Foundation
 public struct TypedData: Sendable, Equatable {
     /// One member of a struct type.
     public struct Field: Sendable, Hashable {
+        /// The member name.
         public var name: String
+        /// The member type: a struct name, an atomic type (`uint256`, `address`, `bytes32`, …), `string`,
+        /// `bytes`, or an array of any of these (`T[]`, `T[n]`).
         public var type: String
+        /// Creates a field.
         public init(name: String, type: String) {
             self.name = name
             self.type = type
