@@ -65,7 +65,10 @@ let package = Package(
             name: "EthereumPrimitivesTests",
             dependencies: ["EthereumPrimitives", "TestSupport", .product(name: "BigInt", package: "BigInt")]
         ),
-        .testTarget(name: "EthereumCryptoTests", dependencies: ["EthereumCrypto", "TestSupport"]),
+        .testTarget(
+            name: "EthereumCryptoTests",
+            dependencies: ["EthereumCrypto", "TestSupport", .product(name: "CryptoExtras", package: "swift-crypto")]
+        ),
         .testTarget(name: "CarchainCLITests", dependencies: ["EthereumPrimitives", "TestSupport"]),
         // Merkle-Patricia trie (h-precompiles).
         .target(name: "EthereumTrie", dependencies: ["EthereumPrimitives"]),

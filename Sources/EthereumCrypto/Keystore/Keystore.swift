@@ -18,8 +18,14 @@ public struct Keystore: Sendable, Equatable {
         /// geth's light parameters (n = 2^12, r = 8, p = 6), for development.
         public static let lightScrypt = KDF.scrypt(n: 4_096, r: 8, p: 6)
 
-        /// Checks the parameters are ones this implementation accepts: scrypt n a power of two above 1 and below
-        /// 2^(16·r) (RFC 7914's bound, which the BoringSSL scrypt in swift-crypto enforces), r and p in 1…1024,
+        /// True for scrypt parameters with n < 2^(16·r) (RFC 7914's recommendation, which swift-crypto's BoringSSL
+        /// scrypt enforces). Others — common in keystores: n = 2^18, r = 1 — use the project's own ROMix.
+        var isWithinRFC7914Bound: Bool {
+            guard case .scrypt(let n, let r, _) = self else { return true }
+            return 16 * r > 62 || n < 1 << (16 * r)
+        }
+
+        /// Checks the parameters are ones this implementation accepts: scrypt n a power of two above 1, r and p in 1…1024,
         /// at most 1 GiB of scrypt memory; PBKDF2 rounds in 1…10^8. Files with other values are refused rather
         /// than allowed to exhaust memory or time.
         public func check() throws(KeystoreError) {
@@ -27,10 +33,6 @@ public struct Keystore: Sendable, Equatable {
             case .scrypt(let n, let r, let p):
                 guard n > 1, n & (n - 1) == 0 else { throw .invalidParameter("scrypt n must be a power of two above 1, got \(n)") }
                 guard r > 0, p > 0, r <= 1024, p <= 1024 else { throw .invalidParameter("scrypt r and p must be 1…1024") }
-                if 16 * r <= 62, n >= 1 << (16 * r) {
-                    throw .invalidParameter(
-                        "scrypt n=\(n) is not below 2^(16·r) = 2^\(16 * r) (RFC 7914's bound, enforced by swift-crypto's BoringSSL scrypt)")
-                }
                 guard n <= Keystore.maxScryptMemory / (128 * r) else {
                     throw .invalidParameter("scrypt n·r needs more than \(Keystore.maxScryptMemory >> 20) MiB")
                 }
@@ -201,9 +203,12 @@ public struct Keystore: Sendable, Equatable {
             switch kdf {
             case .scrypt(let n, let r, let p):
                 try kdf.check()
-                let key = try CryptoExtras.KDF.Scrypt.deriveKey(
-                    from: passwordBytes, salt: salt, outputByteCount: length, rounds: n, blockSize: r, parallelism: p)
-                return key.withUnsafeBytes { Array($0) }
+                if kdf.isWithinRFC7914Bound {
+                    let key = try CryptoExtras.KDF.Scrypt.deriveKey(
+                        from: passwordBytes, salt: salt, outputByteCount: length, rounds: n, blockSize: r, parallelism: p)
+                    return key.withUnsafeBytes { Array($0) }
+                }
+                return try Scrypt.deriveKey(password: passwordBytes, salt: salt, n: n, r: r, p: p, length: length)
             case .pbkdf2(let c):
                 try kdf.check()
                 let key = try CryptoExtras.KDF.Insecure.PBKDF2.deriveKey(
