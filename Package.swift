@@ -20,7 +20,7 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
         // Test-only reference for UInt256 property tests.
         .package(url: "https://github.com/attaswift/BigInt.git", from: "6.0.1"),
-        // SHA-2, HMAC, PBKDF2, scrypt and AES-CTR for keystores and BIP-39/BIP-32.
+        // SHA-2, HMAC, PBKDF2, scrypt and AES-CTR for keystores and BIP-39/BIP-32; SHA-256 for the precompile.
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
     ],
     targets: [
@@ -69,11 +69,27 @@ let package = Package(
             name: "EthereumPrimitivesTests",
             dependencies: ["EthereumPrimitives", "TestSupport", .product(name: "BigInt", package: "BigInt")]
         ),
-        .testTarget(name: "EthereumCryptoTests", dependencies: ["EthereumCrypto", "TestSupport"]),
+        .testTarget(
+            name: "EthereumCryptoTests",
+            dependencies: ["EthereumCrypto", "TestSupport", .product(name: "CryptoExtras", package: "swift-crypto")]
+        ),
         .testTarget(name: "CarchainCLITests", dependencies: ["EthereumPrimitives", "TestSupport"]),
         // Merkle-Patricia trie (h-precompiles).
         .target(name: "EthereumTrie", dependencies: ["EthereumPrimitives"]),
         .testTarget(name: "EthereumTrieTests", dependencies: ["EthereumTrie", "TestSupport"]),
+        // GNU MP from the system (Debian: libgmp-dev), for MODEXP (h-precompiles).
+        .systemLibrary(name: "CGMP", pkgConfig: "gmp", providers: [.apt(["libgmp-dev"])]),
+        // Precompiles only in this branch; the lead merges this with h-evm's EVM target.
+        .target(
+            name: "EVM",
+            dependencies: [
+                "EthereumPrimitives", "EthereumCrypto", "CGMP", .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .testTarget(
+            name: "EVMPrecompilesTests",
+            dependencies: ["EVM", "EthereumPrimitives", "EthereumCrypto", "TestSupport", .product(name: "BigInt", package: "BigInt")]
+        ),
         // ABI codec (JSON ABIs, signatures, strict decoder, events, revert data) and the CarChain binding + model.
         .target(name: "EthereumABI", dependencies: ["EthereumPrimitives"]),
         .target(name: "CarChain", dependencies: ["EthereumPrimitives", "EthereumABI"]),
@@ -88,6 +104,7 @@ let package = Package(
                 "EthereumABI",
                 "CSecp256k1",
                 "CLibCrypto",
+                "EVM",
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/CarchainBenchmarks",
