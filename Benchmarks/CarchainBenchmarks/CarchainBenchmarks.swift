@@ -8,4 +8,5 @@ let benchmarks: @Sendable () -> Void = {
     registerSecp256k1Benchmarks()
     registerTransactionBenchmarks()
     registerPrecompileBenchmarks()
+    registerABIBenchmarks()
 }
