@@ -33,11 +33,19 @@ let package = Package(
         ),
         .target(name: "EthereumPrimitives"),
         .target(name: "EthereumCrypto", dependencies: ["EthereumPrimitives", "CSecp256k1"]),
+        // EVM interpreter, fork schedule and gas tables (and, in Precompiles/, the precompiled contracts).
+        .target(name: "EVM", dependencies: ["EthereumPrimitives", "EthereumCrypto"]),
+        // World state, transaction execution and the state-test runner.
+        .target(name: "Chain", dependencies: ["EthereumPrimitives", "EthereumCrypto", "EVM"]),
+        .testTarget(name: "EVMTests", dependencies: ["EVM", "EthereumPrimitives", "TestSupport"]),
+        .testTarget(name: "ChainTests", dependencies: ["Chain", "EVM", "EthereumPrimitives", "TestSupport"]),
         .executableTarget(
             name: "carchain",
             dependencies: [
                 "EthereumPrimitives",
                 "EthereumCrypto",
+                "EVM",
+                "Chain",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -56,6 +64,8 @@ let package = Package(
                 "EthereumCrypto",
                 "CSecp256k1",
                 "CLibCrypto",
+                "EVM",
+                "Chain",
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/CarchainBenchmarks",
