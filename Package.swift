@@ -9,6 +9,8 @@ let package = Package(
     products: [
         .library(name: "EthereumPrimitives", targets: ["EthereumPrimitives"]),
         .library(name: "EthereumCrypto", targets: ["EthereumCrypto"]),
+        .library(name: "EthereumTrie", targets: ["EthereumTrie"]),
+        .library(name: "EthereumTransactions", targets: ["EthereumTransactions"]),
         .executable(name: "carchain", targets: ["carchain"]),
     ],
     dependencies: [
@@ -16,6 +18,8 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
         // Test-only reference for UInt256 property tests.
         .package(url: "https://github.com/attaswift/BigInt.git", from: "6.0.1"),
+        // SHA-2, HMAC, PBKDF2, scrypt and AES-CTR for keystores and BIP-39/BIP-32.
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
     ],
     targets: [
         // libsecp256k1 from the system (Debian: libsecp256k1-dev), found through pkg-config.
@@ -32,11 +36,27 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]
         ),
         .target(name: "EthereumPrimitives"),
-        .target(name: "EthereumCrypto", dependencies: ["EthereumPrimitives", "CSecp256k1"]),
+        .target(
+            name: "EthereumCrypto",
+            dependencies: [
+                "EthereumPrimitives", "CSecp256k1",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
+        // Transactions: envelopes (types 0–4), signing, hashing, sender recovery, intrinsic gas.
+        .target(name: "EthereumTransactions", dependencies: ["EthereumPrimitives", "EthereumCrypto"]),
+        .testTarget(
+            name: "EthereumTransactionsTests",
+            dependencies: ["EthereumTransactions", "EthereumCrypto", "TestSupport"]
+        ),
         // EVM interpreter, fork schedule and gas tables (and, in Precompiles/, the precompiled contracts).
         .target(name: "EVM", dependencies: ["EthereumPrimitives", "EthereumCrypto"]),
         // World state, transaction execution and the state-test runner.
-        .target(name: "Chain", dependencies: ["EthereumPrimitives", "EthereumCrypto", "EVM"]),
+        .target(
+            name: "Chain",
+            dependencies: ["EthereumPrimitives", "EthereumCrypto", "EthereumTrie", "EthereumTransactions", "EVM"]
+        ),
         .testTarget(name: "EVMTests", dependencies: ["EVM", "EthereumPrimitives", "TestSupport"]),
         .testTarget(name: "ChainTests", dependencies: ["Chain", "EVM", "EthereumPrimitives", "TestSupport"]),
         .executableTarget(
@@ -44,6 +64,7 @@ let package = Package(
             dependencies: [
                 "EthereumPrimitives",
                 "EthereumCrypto",
+                "EthereumTransactions",
                 "EVM",
                 "Chain",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -57,11 +78,15 @@ let package = Package(
         ),
         .testTarget(name: "EthereumCryptoTests", dependencies: ["EthereumCrypto", "TestSupport"]),
         .testTarget(name: "CarchainCLITests", dependencies: ["EthereumPrimitives", "TestSupport"]),
+        // Merkle-Patricia trie (h-precompiles).
+        .target(name: "EthereumTrie", dependencies: ["EthereumPrimitives"]),
+        .testTarget(name: "EthereumTrieTests", dependencies: ["EthereumTrie", "TestSupport"]),
         .executableTarget(
             name: "CarchainBenchmarks",
             dependencies: [
                 "EthereumPrimitives",
                 "EthereumCrypto",
+                "EthereumTransactions",
                 "CSecp256k1",
                 "CLibCrypto",
                 "EVM",

@@ -1,5 +1,6 @@
 import EVM
 import EthereumPrimitives
+import EthereumTransactions
 
 /// What executing a valid transaction produced.
 public struct TransactionOutcome: Sendable {
@@ -74,13 +75,14 @@ public enum TransactionExecutor {
             transaction, state: journaled.state, block: block, rules: rules,
             blockGasAvailable: blockGasAvailable ?? block.gasLimit)
 
-        let tx = transaction
+        let tx = transaction.transaction
+        let sender = transaction.sender
         let gasPrice = effectiveGasPrice(tx, block: block, rules: rules)
         let blobFee = UInt256(tx.blobGas) &* block.blobBaseFee
-        journaled.subtractBalance(tx.sender, UInt256(tx.gasLimit) &* gasPrice &+ blobFee)
+        journaled.subtractBalance(sender, UInt256(tx.gasLimit) &* gasPrice &+ blobFee)
 
         if rules.accessLists {
-            journaled.prewarm(tx.sender)
+            journaled.prewarm(sender)
             if let to = tx.to { journaled.prewarm(to) }
             for address in Precompiles.addresses(for: fork) { journaled.prewarm(address) }
             for entry in tx.accessList {
@@ -90,17 +92,17 @@ public enum TransactionExecutor {
             if rules.warmCoinbase { journaled.prewarm(block.coinbase) }
         }
 
-        let gas = Int64(tx.gasLimit - intrinsic)
+        let gas = Int64(tx.gasLimit - intrinsic.gas)
         let message: Message
         if let to = tx.to {
-            journaled.setNonce(tx.sender, tx.nonce + 1)
-            message = .call(from: tx.sender, to: to, value: tx.value, input: tx.data, gas: gas)
+            journaled.setNonce(sender, tx.nonce + 1)
+            message = .call(from: sender, to: to, value: tx.value, input: tx.data, gas: gas)
         } else {
-            message = .create(from: tx.sender, value: tx.value, initCode: tx.data, gas: gas)
+            message = .create(from: sender, value: tx.value, initCode: tx.data, gas: gas)
         }
 
         let environment = TransactionEnvironment(
-            origin: tx.sender, gasPrice: gasPrice, blobHashes: tx.blobVersionedHashes)
+            origin: sender, gasPrice: gasPrice, blobHashes: tx.blobVersionedHashes)
         var host = JournaledState(state: WorldState(), blockHashes: journaled.blockHashes)
         swap(&host, &journaled)
         var interpreter = Interpreter(
@@ -113,9 +115,11 @@ public enum TransactionExecutor {
         let gasLeftBeforeRefund = UInt64(Swift.max(0, result.gasLeft))
         let usedBeforeRefund = tx.gasLimit - gasLeftBeforeRefund
         let refund = Swift.min(UInt64(Swift.max(0, result.gasRefund)), usedBeforeRefund / UInt64(rules.refundQuotient))
-        let gasLeft = gasLeftBeforeRefund + refund
-        let gasUsed = tx.gasLimit - gasLeft
-        journaled.addBalance(tx.sender, UInt256(gasLeft) &* gasPrice)
+        let gasLeftAfterRefund = gasLeftBeforeRefund + refund
+        // EIP-7623 (Prague): a transaction pays at least the calldata floor.
+        let gasUsed = Swift.max(tx.gasLimit - gasLeftAfterRefund, intrinsic.floor)
+        let gasLeft = tx.gasLimit - gasUsed
+        journaled.addBalance(sender, UInt256(gasLeft) &* gasPrice)
 
         // The coinbase receives the priority fee (all of the gas price before London).
         let tip = rules.baseFee ? gasPrice &- block.baseFee : gasPrice
@@ -128,26 +132,23 @@ public enum TransactionExecutor {
     }
 
     /// The price per gas the sender pays: the gas price, or from London min(fee cap, base fee + tip cap).
-    public static func effectiveGasPrice(_ tx: ExecutableTransaction, block: BlockEnvironment, rules: ForkRules) -> UInt256 {
-        guard rules.baseFee, tx.isFeeMarket else { return tx.gasPrice }
+    public static func effectiveGasPrice(_ tx: Transaction, block: BlockEnvironment, rules: ForkRules) -> UInt256 {
+        guard rules.baseFee, tx.gasPrice == nil else { return tx.maxFeePerGas }
         let (withTip, overflow) = block.baseFee.addingReportingOverflow(tx.maxPriorityFeePerGas)
         return overflow ? tx.maxFeePerGas : Swift.min(tx.maxFeePerGas, withTip)
     }
 
-    /// Checks the transaction against the state and block in geth's order; returns the intrinsic gas.
+    /// Checks the transaction against the state and block, in geth's order (so that a transaction
+    /// breaking several rules reports the error the test suites expect); returns the intrinsic gas
+    /// and the EIP-7623 calldata floor.
     public static func validate(
-        _ tx: ExecutableTransaction, state: WorldState, block: BlockEnvironment, rules: ForkRules,
+        _ executable: ExecutableTransaction, state: WorldState, block: BlockEnvironment, rules: ForkRules,
         blockGasAvailable: UInt64
-    ) throws(TransactionValidationError) -> UInt64 {
+    ) throws(TransactionValidationError) -> (gas: UInt64, floor: UInt64) {
         let fork = rules.fork
-        switch tx.type {
-        case 0: break
-        case 1: if fork < .berlin { throw .typeNotSupported(type: 1) }
-        case 2: if fork < .london { throw .typeNotSupported(type: 2) }
-        case 3: if fork < .cancun { throw .typeNotSupported(type: 3) }
-        default: throw .typeNotSupported(type: tx.type)
-        }
-        let sender = state[tx.sender]
+        let tx = executable.transaction
+        if fork < tx.type.introducedIn || tx.type == .setCode { throw .typeNotSupported(type: tx.type.rawValue) }
+        let sender = state[executable.sender]
         let accountNonce = sender?.nonce ?? 0
         if accountNonce < tx.nonce { throw .nonceTooHigh(expected: accountNonce, got: tx.nonce) }
         if accountNonce > tx.nonce { throw .nonceTooLow(expected: accountNonce, got: tx.nonce) }
@@ -155,10 +156,10 @@ public enum TransactionExecutor {
         if let sender, sender.codeHash != .emptyCodeHash { throw .senderNotEOA }  // EIP-3607
 
         if rules.baseFee {
-            if tx.feeCap < tx.tipCap { throw .tipAboveFeeCap }
-            if tx.feeCap < block.baseFee { throw .feeCapBelowBaseFee }
+            if tx.maxFeePerGas < tx.maxPriorityFeePerGas { throw .tipAboveFeeCap }
+            if tx.maxFeePerGas < block.baseFee { throw .feeCapBelowBaseFee }
         }
-        if tx.type == 3 {
+        if tx.type == .blob {
             if tx.to == nil { throw .blobTransactionCreate }
             if tx.blobVersionedHashes.isEmpty { throw .noBlobs }
             if tx.blobVersionedHashes.count > BlobGas.maxBlobsPerBlock {
@@ -166,23 +167,25 @@ public enum TransactionExecutor {
             }
             for hash in tx.blobVersionedHashes where hash.words.0 >> 56 != 0x01 { throw .invalidBlobVersionedHash }
         }
-        if rules.blobs && tx.blobGas > 0 && tx.maxFeePerBlobGas < block.blobBaseFee { throw .blobFeeCapTooLow }
+        let maxFeePerBlobGas = tx.maxFeePerBlobGas ?? .zero
+        if rules.blobs && tx.blobGas > 0 && maxFeePerBlobGas < block.blobBaseFee { throw .blobFeeCapTooLow }
 
         // Balance for gasLimit × fee cap + value (+ blob gas × blob fee cap), without overflow.
         let balance = sender?.balance ?? .zero
-        let (gasCost, o1) = UInt256(tx.gasLimit).multipliedReportingOverflow(by: tx.feeCap)
+        let (gasCost, o1) = UInt256(tx.gasLimit).multipliedReportingOverflow(by: tx.maxFeePerGas)
         var (required, o2) = gasCost.addingReportingOverflow(tx.value)
         var o3 = false
         if rules.blobs && tx.blobGas > 0 {
-            let (blobCost, o4) = UInt256(tx.blobGas).multipliedReportingOverflow(by: tx.maxFeePerBlobGas)
+            let (blobCost, o4) = UInt256(tx.blobGas).multipliedReportingOverflow(by: maxFeePerBlobGas)
             (required, o3) = required.addingReportingOverflow(blobCost)
             o3 = o3 || o4
         }
         if o1 || o2 || o3 || balance < required { throw .insufficientFunds }
         if tx.gasLimit > blockGasAvailable || tx.gasLimit > UInt64(Int64.max) { throw .gasLimitExceedsBlock }
 
-        let intrinsic = IntrinsicGas.of(tx, fork: fork)
-        if tx.gasLimit < intrinsic { throw .intrinsicGasTooLow(intrinsic: intrinsic, limit: tx.gasLimit) }
+        let intrinsic = tx.intrinsicGas(fork: fork)
+        if tx.gasLimit < intrinsic.gas { throw .intrinsicGasTooLow(intrinsic: intrinsic.gas, limit: tx.gasLimit) }
+        if tx.gasLimit < intrinsic.floor { throw .intrinsicGasTooLow(intrinsic: intrinsic.floor, limit: tx.gasLimit) }
 
         // The value must still be affordable after buying gas at the effective price.
         let paid = UInt256(tx.gasLimit) &* effectiveGasPrice(tx, block: block, rules: rules)

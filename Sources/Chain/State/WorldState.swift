@@ -1,5 +1,6 @@
 import EVM
 import EthereumPrimitives
+import EthereumTrie
 
 /// The world state: every account by address. A value type; copies share storage until written.
 public struct WorldState: Sendable, Equatable {

@@ -1,5 +1,6 @@
 import EVM
 import EthereumPrimitives
+import EthereumTransactions
 
 /// One test of the GeneralStateTests format (ethereum/tests): a pre-state, an environment, a
 /// transaction with several data/gas/value choices, and per fork the expected post-state root and

@@ -1,6 +1,7 @@
 import EVM
 import EthereumCrypto
 import EthereumPrimitives
+import EthereumTransactions
 import Foundation
 
 /// The result of one post entry of a state test, for one fork.
@@ -79,7 +80,7 @@ public struct StateTestRunner: Sendable {
     public func run(_ test: StateTest, buffers: ExecutionBuffers = ExecutionBuffers()) -> [StateTestCaseResult] {
         if let nameFilter, !nameFilter(test.name) { return [] }
         var results: [StateTestCaseResult] = []
-        let sender = Self.sender(of: test)
+        let key = try? PrivateKey(bytes: test.transaction.secretKey)
         for (forkName, entries) in test.post {
             let fork = Hardfork(name: forkName)
             if let forks, fork.map({ !forks.contains($0) }) ?? true { continue }
@@ -92,21 +93,15 @@ public struct StateTestRunner: Sendable {
                     results.append(result)
                     continue
                 }
-                runCase(test, entry, fork: fork, sender: sender, buffers: buffers, into: &result)
+                runCase(test, entry, fork: fork, key: key, buffers: buffers, into: &result)
                 results.append(result)
             }
         }
         return results
     }
 
-    /// The sender: the address of `secretKey` (or the file's `sender` when the key is unusable).
-    static func sender(of test: StateTest) -> Address? {
-        if let key = try? PrivateKey(bytes: test.transaction.secretKey) { return key.address }
-        return test.transaction.sender
-    }
-
     private func runCase(
-        _ test: StateTest, _ entry: StateTest.PostEntry, fork: Hardfork, sender: Address?, buffers: ExecutionBuffers,
+        _ test: StateTest, _ entry: StateTest.PostEntry, fork: Hardfork, key: PrivateKey?, buffers: ExecutionBuffers,
         into result: inout StateTestCaseResult
     ) {
         let rules = ForkRules(fork)
@@ -115,13 +110,18 @@ public struct StateTestRunner: Sendable {
         var logs: [Log] = []
         var failure: String?
 
-        switch Self.transaction(test, entry, sender: sender) {
+        switch Self.transaction(test, entry, key: key) {
         case .failure(let malformed):
             if let expected = entry.expectException, Self.matches(expected, malformed.exceptionNames) {
                 break
             }
             failure = "malformed transaction (\(malformed.description)), expected \(entry.expectException ?? "a valid one")"
-        case .success(let tx):
+        case .success(let signed):
+            if let txbytes = entry.txbytes, txbytes != signed.encoded {
+                result.error = "signed transaction differs from txbytes: \(Hex.encode(signed.encoded))"
+                return
+            }
+            let tx = ExecutableTransaction(signed.transaction, sender: key?.address ?? .zero)
             do {
                 var tracer = NoTracer()
                 let outcome = try TransactionExecutor.execute(
@@ -186,21 +186,24 @@ public struct StateTestRunner: Sendable {
             excessBlobGas: env.excessBlobGas ?? 0, chainID: .one)
     }
 
-    /// A transaction the template cannot describe (a value beyond its type's range).
+    /// A transaction the template cannot describe (a value beyond its type's range, a blob
+    /// transaction without a recipient).
     struct MalformedTransaction: Error {
         let description: String
-        var exceptionNames: Set<String> { ["TR_RLP_WRONGVALUE", "TransactionException.RLP_INVALID_VALUE"] }
+        var exceptionNames: Set<String> = ["TR_RLP_WRONGVALUE", "TransactionException.RLP_INVALID_VALUE"]
     }
 
-    /// Builds the post entry's transaction from the template.
+    /// Builds and signs the post entry's transaction from the template: the envelope type follows
+    /// the fields present (blob hashes: type 3; maxFeePerGas: type 2; an access list: type 1), typed
+    /// transactions carry chain id 1 and legacy ones are unprotected, as the fillers sign them.
     static func transaction(
-        _ test: StateTest, _ entry: StateTest.PostEntry, sender: Address?
-    ) -> Result<ExecutableTransaction, MalformedTransaction> {
+        _ test: StateTest, _ entry: StateTest.PostEntry, key: PrivateKey?
+    ) -> Result<SignedTransaction, MalformedTransaction> {
         let t = test.transaction
         guard entry.dataIndex < t.data.count, entry.gasIndex < t.gasLimit.count, entry.valueIndex < t.value.count else {
             return .failure(MalformedTransaction(description: "index out of range"))
         }
-        guard let sender else { return .failure(MalformedTransaction(description: "no usable secret key")) }
+        guard let key else { return .failure(MalformedTransaction(description: "no usable secret key")) }
         guard let gasLimit = t.gasLimit[entry.gasIndex] else {
             return .failure(MalformedTransaction(description: "gas limit beyond 64 bits"))
         }
@@ -208,23 +211,39 @@ public struct StateTestRunner: Sendable {
             return .failure(MalformedTransaction(description: "value beyond 256 bits"))
         }
         guard let nonce = t.nonce else { return .failure(MalformedTransaction(description: "nonce beyond 64 bits")) }
+        let data = t.data[entry.dataIndex]
         let accessList = t.accessLists.flatMap { entry.dataIndex < $0.count ? $0[entry.dataIndex] : nil }
-        let type: UInt8
-        if t.blobVersionedHashes != nil {
-            type = 3
-        } else if t.maxFeePerGas != nil {
-            type = 2
-        } else if accessList != nil {
-            type = 1
+        let transaction: Transaction
+        if let hashes = t.blobVersionedHashes {
+            guard let to = t.to else {
+                return .failure(
+                    MalformedTransaction(
+                        description: "blob transaction without recipient",
+                        exceptionNames: ["TR_BLOBCREATE", "TransactionException.TYPE_3_TX_CONTRACT_CREATION"]))
+            }
+            transaction = .blob(
+                BlobTransaction(
+                    chainId: 1, nonce: nonce, maxPriorityFeePerGas: t.maxPriorityFeePerGas ?? .zero,
+                    maxFeePerGas: t.maxFeePerGas ?? .zero, gasLimit: gasLimit, to: to, value: value, data: data,
+                    accessList: accessList ?? [], maxFeePerBlobGas: t.maxFeePerBlobGas ?? .zero,
+                    blobVersionedHashes: hashes))
+        } else if let maxFee = t.maxFeePerGas {
+            transaction = .dynamicFee(
+                DynamicFeeTransaction(
+                    chainId: 1, nonce: nonce, maxPriorityFeePerGas: t.maxPriorityFeePerGas ?? .zero, maxFeePerGas: maxFee,
+                    gasLimit: gasLimit, to: t.to, value: value, data: data, accessList: accessList ?? []))
+        } else if let accessList {
+            transaction = .accessList(
+                AccessListTransaction(
+                    chainId: 1, nonce: nonce, gasPrice: t.gasPrice ?? .zero, gasLimit: gasLimit, to: t.to, value: value,
+                    data: data, accessList: accessList))
         } else {
-            type = 0
+            transaction = .legacy(
+                LegacyTransaction(
+                    nonce: nonce, gasPrice: t.gasPrice ?? .zero, gasLimit: gasLimit, to: t.to, value: value, data: data,
+                    chainId: nil))
         }
-        return .success(
-            ExecutableTransaction(
-                type: type, sender: sender, to: t.to, nonce: nonce, gasLimit: gasLimit, gasPrice: t.gasPrice ?? .zero,
-                maxFeePerGas: t.maxFeePerGas ?? .zero, maxPriorityFeePerGas: t.maxPriorityFeePerGas ?? .zero,
-                value: value, data: t.data[entry.dataIndex], accessList: accessList ?? [],
-                blobVersionedHashes: t.blobVersionedHashes ?? [], maxFeePerBlobGas: t.maxFeePerBlobGas ?? .zero))
+        return .success(transaction.sign(with: key))
     }
 
     /// True when one of the `|`-separated names in `expected` is among `names`.
