@@ -20,6 +20,8 @@ let package = Package(
         .package(url: "https://github.com/attaswift/BigInt.git", from: "6.0.1"),
         // SHA-2, HMAC, PBKDF2, scrypt and AES-CTR for keystores and BIP-39/BIP-32.
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        // SQLite persistence for the local chain (Chain).
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
         // libsecp256k1 from the system (Debian: libsecp256k1-dev), found through pkg-config.
@@ -55,10 +57,21 @@ let package = Package(
         // World state, transaction execution and the state-test runner.
         .target(
             name: "Chain",
-            dependencies: ["EthereumPrimitives", "EthereumCrypto", "EthereumTrie", "EthereumTransactions", "EVM"]
+            dependencies: [
+                "EthereumPrimitives", "EthereumCrypto", "EthereumTrie", "EthereumTransactions", "EVM",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
+        // Test helper for the chain's crash-safety test: sends transactions to a data dir until killed.
+        .executableTarget(name: "ChainCrashHelper", dependencies: ["Chain", "EthereumPrimitives", "EthereumTransactions"]),
         .testTarget(name: "EVMTests", dependencies: ["EVM", "EthereumPrimitives", "TestSupport"]),
-        .testTarget(name: "ChainTests", dependencies: ["Chain", "EVM", "EthereumPrimitives", "TestSupport"]),
+        .testTarget(
+            name: "ChainTests",
+            dependencies: [
+                "Chain", "EVM", "EthereumPrimitives", "EthereumCrypto", "EthereumTransactions", "TestSupport",
+                "ChainCrashHelper",
+            ]
+        ),
         .executableTarget(
             name: "carchain",
             dependencies: [

@@ -26,6 +26,11 @@ public struct JournaledState: Host {
     @usableFromInline var selfDestructed: Set<Address> = []
     /// EIP-161's exception for mainnet block 2675119: a touch of RIPEMD-160 (0x03) survives a revert.
     @usableFromInline var ripemdTouched = false
+    /// When true, ``finalize(rules:)`` adds what the transaction changed to ``changes`` (off by
+    /// default: only a block builder needs it).
+    public var recordsChanges = false
+    /// What finalized transactions changed since the last ``takeChanges()`` (with ``recordsChanges``).
+    public private(set) var changes = StateChanges()
 
     /// Wraps `state`; `blockHashes` answers BLOCKHASH.
     public init(state: WorldState, blockHashes: @escaping @Sendable (UInt64) -> Bytes32 = { _ in .zero }) {
@@ -38,12 +43,16 @@ public struct JournaledState: Host {
     /// Ends the transaction: removes self-destructed accounts and, when `rules` has EIP-161, every
     /// empty account the transaction touched; then forgets the journal and the transaction's sets.
     public mutating func finalize(rules: ForkRules) {
+        if recordsChanges { recordChanges() }
         for address in selfDestructed { state.accounts[address] = nil }
         if rules.emptyAccountsAreDead {
             var dirty = Set<Address>()
             for entry in journal { if let address = entry.address { dirty.insert(address) } }
             if ripemdTouched { dirty.insert(Self.ripemd) }
             for address in dirty where state.accounts[address]?.isEmpty == true {
+                if recordsChanges, changes.clearedStorage[address] == nil {
+                    changes.clearedStorage[address] = state.accounts[address]?.storage ?? [:]
+                }
                 state.accounts[address] = nil
             }
         }
@@ -55,6 +64,36 @@ public struct JournaledState: Host {
         createdInTransaction.removeAll(keepingCapacity: true)
         selfDestructed.removeAll(keepingCapacity: true)
         ripemdTouched = false
+    }
+
+    /// Returns the recorded changes and starts a new, empty record.
+    public mutating func takeChanges() -> StateChanges {
+        defer { changes = StateChanges() }
+        return changes
+    }
+
+    /// Adds the running transaction's journal to ``changes`` (before ``finalize(rules:)`` deletes
+    /// accounts and forgets the journal).
+    private mutating func recordChanges() {
+        for entry in journal {
+            switch entry {
+            case .storage(let address, let key, _):
+                changes.accounts.insert(address)
+                changes.slots[address, default: []].insert(key)
+            case .replaced(let address, let old):
+                changes.accounts.insert(address)
+                if changes.clearedStorage[address] == nil { changes.clearedStorage[address] = old.storage }
+            default:
+                if let address = entry.address { changes.accounts.insert(address) }
+            }
+        }
+        if ripemdTouched { changes.accounts.insert(Self.ripemd) }
+        for address in selfDestructed {
+            changes.accounts.insert(address)
+            if changes.clearedStorage[address] == nil {
+                changes.clearedStorage[address] = state.accounts[address]?.storage ?? [:]
+            }
+        }
     }
 
     /// Takes the transaction's logs, leaving none.
