@@ -7,7 +7,9 @@ import EthereumPrimitives
 import EthereumTransactions
 import Foundation
 
-setvbuf(stdout, nil, _IOLBF, 0)
+/// Writes a line straight to the file descriptor (no buffering to lose at a kill).
+func emit(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+
 guard CommandLine.arguments.count >= 2 else {
     FileHandle.standardError.write(Data("usage: ChainCrashHelper <data-dir> [max-transactions]\n".utf8))
     exit(2)
@@ -20,7 +22,7 @@ do {
     guard let sender = DevAccounts.standard.first, let key = sender.privateKey else { exit(3) }
     let recipient = try Address("0x00000000000000000000000000000000000000aa")
     var nonce = try await chain.nonce(sender.address, at: .pending)
-    print("ready \(try await chain.blockNumber())")
+    emit("ready \(await chain.blockNumber())")
     var sent = 0
     while sent < limit {
         let tx = Transaction.dynamicFee(
@@ -28,7 +30,7 @@ do {
                 chainId: chain.chainId, nonce: nonce, maxPriorityFeePerGas: UInt256(1), maxFeePerGas: UInt256(10_000_000_000 as UInt64),
                 gasLimit: 21_000, to: recipient, value: UInt256(1)))
         let hash = try await chain.sendRawTransaction(tx.sign(with: key).encoded)
-        print("ack \(hash)")
+        emit("ack \(hash)")
         nonce += 1
         sent += 1
     }

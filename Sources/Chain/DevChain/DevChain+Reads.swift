@@ -80,6 +80,9 @@ extension DevChain {
 
     // MARK: Accounts
 
+    /// The live state: the head's plus dev changes not yet mined (for inspection and simulations).
+    public func currentState() -> WorldState { working.state }
+
     /// The balance at a block.
     public func balance(_ address: Address, at id: BlockID = .latest) throws(ChainError) -> UInt256 {
         try fields(address, at: id)?.balance ?? .zero
