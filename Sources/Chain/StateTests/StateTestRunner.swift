@@ -118,7 +118,8 @@ public struct StateTestRunner: Sendable {
             failure = "malformed transaction (\(malformed.description)), expected \(entry.expectException ?? "a valid one")"
         case .success(let signed):
             if let txbytes = entry.txbytes, txbytes != signed.encoded {
-                result.error = "signed transaction differs from txbytes: \(Hex.encode(signed.encoded))"
+                result.error =
+                    "signed transaction differs from txbytes: \(Self.firstDifference(signed.encoded, txbytes))"
                 return
             }
             let tx = ExecutableTransaction(signed.transaction, sender: key?.address ?? .zero)
@@ -238,12 +239,26 @@ public struct StateTestRunner: Sendable {
                     chainId: 1, nonce: nonce, gasPrice: t.gasPrice ?? .zero, gasLimit: gasLimit, to: t.to, value: value,
                     data: data, accessList: accessList))
         } else {
-            transaction = .legacy(
+            // The fillers sign legacy transactions without a chain id, except execution-spec-tests,
+            // which use EIP-155 with chain id 1: follow txbytes when it says so.
+            let unprotected = Transaction.legacy(
                 LegacyTransaction(
                     nonce: nonce, gasPrice: t.gasPrice ?? .zero, gasLimit: gasLimit, to: t.to, value: value, data: data,
                     chainId: nil))
+            let signed = unprotected.sign(with: key)
+            guard let txbytes = entry.txbytes, txbytes != signed.encoded else { return .success(signed) }
+            transaction = .legacy(
+                LegacyTransaction(
+                    nonce: nonce, gasPrice: t.gasPrice ?? .zero, gasLimit: gasLimit, to: t.to, value: value, data: data,
+                    chainId: 1))
         }
         return .success(transaction.sign(with: key))
+    }
+
+    /// Where two byte strings first differ, for failure messages (never the whole of a long input).
+    static func firstDifference(_ a: [UInt8], _ b: [UInt8]) -> String {
+        let n = zip(a, b).prefix { $0 == $1 }.count
+        return "first difference at byte \(n) of \(a.count) (expected \(b.count) bytes)"
     }
 
     /// True when one of the `|`-separated names in `expected` is among `names`.
