@@ -102,7 +102,7 @@ public actor DevChain {
             for account in config.devAccounts {
                 state.accounts[account.address, default: Account()].balance = account.balance
             }
-            committed = CommittedState(state: state)
+            committed = CommittedState(state: WorldState())  // empty, so apply() writes every row and code
             var changes = StateChanges()
             changes.accounts = Set(state.accounts.keys)
             let writes = committed.apply(changes, from: state)
