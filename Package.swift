@@ -22,6 +22,8 @@ let package = Package(
         .package(url: "https://github.com/attaswift/BigInt.git", from: "6.0.1"),
         // SHA-2, HMAC, PBKDF2, scrypt and AES-CTR for keystores and BIP-39/BIP-32; SHA-256 for the precompile.
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        // SQLite persistence for the local chain (Chain).
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
         // libsecp256k1 from the system (Debian: libsecp256k1-dev), found through pkg-config.
@@ -52,6 +54,24 @@ let package = Package(
             name: "EthereumTransactionsTests",
             dependencies: ["EthereumTransactions", "EthereumCrypto", "TestSupport"]
         ),
+        // World state, transaction execution and the state-test runner.
+        .target(
+            name: "Chain",
+            dependencies: [
+                "EthereumPrimitives", "EthereumCrypto", "EthereumTrie", "EthereumTransactions", "EVM",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        // Test helper for the chain's crash-safety test: sends transactions to a data dir until killed.
+        .executableTarget(name: "ChainCrashHelper", dependencies: ["Chain", "EthereumPrimitives", "EthereumTransactions"]),
+        .testTarget(name: "EVMTests", dependencies: ["EVM", "EthereumPrimitives", "TestSupport"]),
+        .testTarget(
+            name: "ChainTests",
+            dependencies: [
+                "Chain", "EVM", "EthereumPrimitives", "EthereumCrypto", "EthereumTransactions", "TestSupport",
+                "ChainCrashHelper",
+            ]
+        ),
         .executableTarget(
             name: "carchain",
             dependencies: [
@@ -60,6 +80,8 @@ let package = Package(
                 "EthereumTransactions",
                 "EthereumABI",
                 "CarChain",
+                "EVM",
+                "Chain",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -79,7 +101,7 @@ let package = Package(
         .testTarget(name: "EthereumTrieTests", dependencies: ["EthereumTrie", "TestSupport"]),
         // GNU MP from the system (Debian: libgmp-dev), for MODEXP (h-precompiles).
         .systemLibrary(name: "CGMP", pkgConfig: "gmp", providers: [.apt(["libgmp-dev"])]),
-        // Precompiles only in this branch; the lead merges this with h-evm's EVM target.
+        // EVM interpreter, fork schedule and gas tables, and (in Precompiles/) the precompiled contracts.
         .target(
             name: "EVM",
             dependencies: [
@@ -105,6 +127,7 @@ let package = Package(
                 "CSecp256k1",
                 "CLibCrypto",
                 "EVM",
+                "Chain",
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/CarchainBenchmarks",

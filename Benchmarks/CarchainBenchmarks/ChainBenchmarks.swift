@@ -1,0 +1,124 @@
+import Benchmark
+import Chain
+import EVM
+import EthereumCrypto
+import EthereumPrimitives
+import EthereumTransactions
+import Foundation
+
+/// Automined throughput of the dev chain — value transfers and CarChain `rentCar` calls, in memory
+/// and on SQLite (one block and one SQLite transaction per transaction) — and `eth_call` latency.
+/// Transactions are signed before the measurement starts: the node receives them signed.
+func registerChainBenchmarks() {
+    let config = Benchmark.Configuration(
+        metrics: [.wallClock, .throughput], maxDuration: .seconds(5), maxIterations: 1)
+    let batch = 2_000
+
+    for onDisk in [false, true] {
+        let label = onDisk ? "SQLite" : "memory"
+        Benchmark("chain automined transfers ×\(batch) (\(label))", configuration: config) { benchmark async in
+            let key = DevAccounts.standard[1].privateKey!
+            let to = DevAccounts.standard[0].address
+            let raws = (0..<batch).map { nonce in
+                Transaction.dynamicFee(
+                    DynamicFeeTransaction(
+                        chainId: 4, nonce: UInt64(nonce), maxPriorityFeePerGas: UInt256(1),
+                        maxFeePerGas: UInt256(100_000_000_000 as UInt64), gasLimit: 21_000, to: to, value: UInt256(1))
+                ).sign(with: key).encoded
+            }
+            let directory = ChainBenchmarkSupport.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            guard let chain = try? await DevChain(config: .deterministic(), storage: onDisk ? .directory(directory) : .memory)
+            else { return }
+            benchmark.startMeasurement()
+            for raw in raws { blackHole(try? await chain.sendRawTransaction(raw)) }
+            benchmark.stopMeasurement()
+            await chain.close()
+        }
+
+        Benchmark("chain automined rentCar ×\(batch) (\(label))", configuration: config) { benchmark async in
+            guard let scenario = try? ChainBenchmarkSupport.carChainScenario(count: batch) else { return }
+            let directory = ChainBenchmarkSupport.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            guard let chain = try? await DevChain(config: .deterministic(), storage: onDisk ? .directory(directory) : .memory)
+            else { return }
+            for raw in scenario.setUp { _ = try? await chain.sendRawTransaction(raw) }
+            benchmark.startMeasurement()
+            for raw in scenario.rentals { blackHole(try? await chain.sendRawTransaction(raw)) }
+            benchmark.stopMeasurement()
+            await chain.close()
+        }
+    }
+
+    Benchmark("chain eth_call getUserCredit", configuration: .init(metrics: [.wallClock, .throughput], maxDuration: .seconds(2))) {
+        benchmark async in
+        guard let scenario = try? ChainBenchmarkSupport.carChainScenario(count: 10),
+            let chain = try? await DevChain(config: .deterministic())
+        else { return }
+        for raw in scenario.setUp + scenario.rentals { _ = try? await chain.sendRawTransaction(raw) }
+        let request = CallRequest(
+            to: scenario.contract, data: ChainBenchmarkSupport.encodeCall("getUserCredit(string)", ["user-7"]))
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { blackHole(try? await chain.call(request)) }
+        benchmark.stopMeasurement()
+    }
+}
+
+/// Pre-signed CarChain transactions and a small ABI encoder for string arguments.
+enum ChainBenchmarkSupport {
+    struct Scenario {
+        var contract: Address
+        var setUp: [[UInt8]] = []
+        var rentals: [[UInt8]] = []
+    }
+
+    /// Deployment, `count` cars and users with credit, then one rentCar per user (from the manager).
+    static func carChainScenario(count: Int) throws -> Scenario {
+        guard let key = DevAccounts.standard.first?.privateKey else { throw CocoaError(.featureUnsupported) }
+        let artifact = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../contracts/CarChain.json")
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: artifact)) as? [String: Any]
+        guard let hex = json?["bytecode"] as? String else { throw CocoaError(.fileReadCorruptFile) }
+        var nonce: UInt64 = 0
+        func sign(_ to: Address?, _ data: [UInt8], gas: UInt64) -> [UInt8] {
+            defer { nonce += 1 }
+            return Transaction.dynamicFee(
+                DynamicFeeTransaction(
+                    chainId: 4, nonce: nonce, maxPriorityFeePerGas: UInt256(1), maxFeePerGas: UInt256(100_000_000_000 as UInt64),
+                    gasLimit: gas, to: to, data: data)
+            ).sign(with: key).encoded
+        }
+        var scenario = Scenario(contract: ContractAddress.create(sender: key.address, nonce: 0))
+        scenario.setUp.append(sign(nil, try Hex.decode(hex), gas: 3_000_000))
+        let c = scenario.contract
+        for i in 0..<count {
+            scenario.setUp.append(sign(c, encodeCall("registerNewCar(string)", ["CAR-\(i)"]), gas: 200_000))
+            scenario.setUp.append(sign(c, encodeCall("registerNewUser(string)", ["user-\(i)"]), gas: 200_000))
+            scenario.setUp.append(
+                sign(c, encodeCall("addCredit(string,uint256)", ["user-\(i)"], uint: UInt256(10)), gas: 200_000))
+        }
+        for i in 0..<count {
+            scenario.rentals.append(sign(c, encodeCall("rentCar(string,string)", ["CAR-\(i)", "user-\(i)"]), gas: 200_000))
+        }
+        return scenario
+    }
+
+    /// ABI-encodes string arguments, optionally followed by one uint256.
+    static func encodeCall(_ signature: String, _ strings: [String], uint: UInt256? = nil) -> [UInt8] {
+        let words = strings.count + (uint == nil ? 0 : 1)
+        var head: [UInt8] = []
+        var tail: [UInt8] = []
+        for s in strings {
+            head += UInt256(UInt64(32 * words + tail.count)).bigEndianBytes
+            let bytes = Array(s.utf8)
+            tail += UInt256(UInt64(bytes.count)).bigEndianBytes + bytes
+                + [UInt8](repeating: 0, count: (32 - bytes.count % 32) % 32)
+        }
+        if let uint { head += uint.bigEndianBytes }
+        return Array(Keccak256.hash(signature).bytes[0..<4]) + head + tail
+    }
+
+    static func temporaryDirectory() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("carchain-bench-\(UUID().uuidString)")
+    }
+}

@@ -1,0 +1,78 @@
+import EthereumPrimitives
+import EthereumTransactions
+
+/// A mined block: its header and hash, its transactions with their senders, and its size.
+/// Ommers are always empty; from Shanghai the withdrawals list is present and empty.
+public struct Block: Sendable, Hashable {
+    /// The header.
+    public var header: BlockHeader
+    /// keccak256 of the RLP-encoded header.
+    public var hash: Bytes32
+    /// The transactions, in block order.
+    public var transactions: [SignedTransaction]
+    /// The sender of each transaction (same order).
+    public var senders: [Address]
+    /// The size in bytes of the RLP-encoded block (header, transactions, ommers, withdrawals).
+    public var size: Int
+
+    /// Creates a block; the hash and size are computed.
+    public init(header: BlockHeader, transactions: [SignedTransaction], senders: [Address]) {
+        self.header = header
+        self.hash = header.hash
+        self.transactions = transactions
+        self.senders = senders
+        var items: [RLPItem] = [header.rlp, .list(transactions.map(\.blockBodyItem)), .list([])]
+        if header.withdrawalsRoot != nil { items.append(.list([])) }
+        self.size = RLP.encodedSize(.list(items))
+    }
+
+    /// The block number.
+    public var number: UInt64 { header.number }
+
+    /// The transaction hashes, in block order.
+    public var transactionHashes: [Bytes32] { transactions.map(\.hash) }
+
+    /// True from Shanghai: the block carries an (empty) withdrawals list.
+    public var hasWithdrawals: Bool { header.withdrawalsRoot != nil }
+}
+
+/// Names a block the way JSON-RPC block parameters do.
+public enum BlockID: Sendable, Hashable {
+    /// The head.
+    case latest
+    /// Block 0.
+    case earliest
+    /// The block being assembled; for state reads, the head state plus the pool's nonces.
+    case pending
+    /// On this chain, the head (there is no separate consensus layer).
+    case safe
+    /// On this chain, the head.
+    case finalized
+    /// A block by number.
+    case number(UInt64)
+    /// A block by hash.
+    case hash(Bytes32)
+}
+
+/// Where a transaction is: its sender and, once mined, its block and index.
+public struct TransactionLocation: Sendable, Hashable {
+    /// The recovered sender.
+    public var sender: Address
+    /// The block's hash; nil while the transaction waits in the pool.
+    public var blockHash: Bytes32?
+    /// The block's number; nil while pending.
+    public var blockNumber: UInt64?
+    /// The index in the block; nil while pending.
+    public var index: Int?
+
+    /// Creates a location.
+    public init(sender: Address, blockHash: Bytes32? = nil, blockNumber: UInt64? = nil, index: Int? = nil) {
+        self.sender = sender
+        self.blockHash = blockHash
+        self.blockNumber = blockNumber
+        self.index = index
+    }
+
+    /// True while the transaction is in the pool.
+    public var isPending: Bool { blockHash == nil }
+}

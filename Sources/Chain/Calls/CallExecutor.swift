@@ -1,0 +1,96 @@
+import EVM
+import EthereumPrimitives
+import EthereumTransactions
+
+/// A call made ready to run: the fields of a ``TransactionRequest`` with defaults filled in.
+struct PreparedCall: Sendable {
+    var from: Address
+    var to: Address?
+    var gas: UInt64
+    /// The effective price per gas (zero for a free call).
+    var gasPrice: UInt256
+    var value: UInt256
+    var data: [UInt8]
+    var accessList: AccessList
+    var blobHashes: [Bytes32]
+
+    /// A transaction with these fields, for the intrinsic gas (EIP-2028/2930/3860/7623 rules).
+    var transaction: Transaction {
+        .dynamicFee(
+            DynamicFeeTransaction(
+                nonce: 0, maxPriorityFeePerGas: .zero, maxFeePerGas: gasPrice, gasLimit: gas, to: to, value: value,
+                data: data, accessList: accessList))
+    }
+}
+
+/// Runs a call like a transaction — intrinsic gas, access-list warming, gas purchase, the message,
+/// refunds — without nonce, fee-cap or EOA checks (as geth's `eth_call`), and undoes every change
+/// afterwards, so it can run directly on the chain's live state.
+enum CallExecutor {
+    static func run<T: Tracer>(
+        _ call: PreparedCall, on journaled: inout JournaledState, block: BlockEnvironment, fork: Hardfork,
+        tracer: inout T, buffers: ExecutionBuffers
+    ) throws(ChainError) -> CallResult {
+        let rules = ForkRules(fork)
+        let intrinsic = call.transaction.intrinsicGas(fork: fork)
+        let needed = Swift.max(intrinsic.gas, intrinsic.floor)
+        guard call.gas >= needed else {
+            throw .executionFailed("intrinsic gas too low: have \(call.gas), want \(needed)")
+        }
+        if let limit = rules.maxInitCodeSize, call.to == nil, call.data.count > limit {
+            throw .executionFailed("max initcode size exceeded: code size \(call.data.count), limit \(limit)")
+        }
+        let gasCost = UInt256(call.gas).multipliedReportingOverflow(by: call.gasPrice)
+        let (required, overflow) = gasCost.partialValue.addingReportingOverflow(call.value)
+        let balance = journaled.balance(of: call.from)
+        if gasCost.overflow || overflow || balance < required {
+            throw .executionFailed(
+                "insufficient funds for gas * price + value: address \(call.from) have \(balance) want \(required)")
+        }
+
+        let checkpoint = journaled.checkpoint()
+        let recording = journaled.recordsChanges
+        defer {
+            journaled.revert(to: checkpoint)
+            journaled.recordsChanges = false
+            journaled.finalize(rules: rules)  // clears the warm sets and original values; the journal is empty
+            journaled.recordsChanges = recording
+        }
+        journaled.subtractBalance(call.from, gasCost.partialValue)
+        if rules.accessLists {
+            journaled.prewarm(call.from)
+            if let to = call.to { journaled.prewarm(to) }
+            for address in Precompiles.addresses(for: fork) { journaled.prewarm(address) }
+            for entry in call.accessList {
+                journaled.prewarm(entry.address)
+                for key in entry.storageKeys { journaled.prewarm(entry.address, UInt256(key)) }
+            }
+            if rules.warmCoinbase { journaled.prewarm(block.coinbase) }
+        }
+        let gas = Int64(clamping: call.gas - intrinsic.gas)
+        let message: Message
+        if let to = call.to {
+            journaled.setNonce(call.from, journaled.nonce(of: call.from) &+ 1)
+            message = .call(from: call.from, to: to, value: call.value, input: call.data, gas: gas)
+        } else {
+            message = .create(from: call.from, value: call.value, initCode: call.data, gas: gas)
+        }
+        let environment = TransactionEnvironment(origin: call.from, gasPrice: call.gasPrice, blobHashes: call.blobHashes)
+        var host = JournaledState(state: WorldState(), blockHashes: journaled.blockHashes)
+        swap(&host, &journaled)
+        var interpreter = Interpreter(
+            host: consume host, rules: rules, block: block, transaction: environment, tracer: tracer, buffers: buffers)
+        let result = interpreter.execute(message)
+        tracer = interpreter.tracer
+        swap(&interpreter.host, &journaled)
+
+        let gasLeft = UInt64(Swift.max(0, result.gasLeft))
+        let usedBeforeRefund = call.gas - gasLeft
+        let refund = Swift.min(UInt64(Swift.max(0, result.gasRefund)), usedBeforeRefund / UInt64(rules.refundQuotient))
+        let gasUsed = Swift.max(usedBeforeRefund - refund, intrinsic.floor)
+        if let reason = result.unsupportedReason { throw .executionFailed("unsupported by this EVM: \(reason)") }
+        return CallResult(
+            status: result.status, output: result.output, gasUsed: gasUsed, logs: journaled.logs,
+            createdAddress: result.createdAddress)
+    }
+}

@@ -1,0 +1,80 @@
+import EthereumPrimitives
+import Foundation
+
+/// Where block timestamps come from.
+public enum ChainClock: Sendable {
+    /// Wall-clock seconds (plus the `evm_increaseTime` offset); a block is never older than its parent + 1.
+    case system
+    /// Deterministic: each block is `seconds` after its parent (plus any time increase), so the same
+    /// transactions give the same block hashes on every run and machine.
+    case fixedStep(seconds: UInt64)
+    /// An injected clock returning Unix seconds.
+    case custom(@Sendable () -> UInt64)
+
+    /// The clock's current time in seconds (nil for ``fixedStep(seconds:)``, which has none).
+    func now() -> UInt64? {
+        switch self {
+        case .system:
+            return UInt64(max(0, Date().timeIntervalSince1970))
+        case .fixedStep: return nil
+        case .custom(let clock): return clock()
+        }
+    }
+}
+
+/// How a dev chain is set up. The defaults are those of the issue: chain id 4, Cancun, a 30M gas
+/// limit, the 10 accounts of the test mnemonic with 10,000 ETH each, a 1 gwei initial base fee,
+/// automine.
+public struct ChainConfig: Sendable {
+    /// The chain id (EIP-155); `--chain-id`.
+    public var chainId: UInt64 = 4
+    /// The fork whose rules apply; `--hardfork`. Byzantium or later.
+    public var hardfork: Hardfork = .cancun
+    /// The block gas limit; `--gas-limit`.
+    public var gasLimit: UInt64 = 30_000_000
+    /// The genesis timestamp; nil takes the clock's time (or 0 with a fixed-step clock).
+    public var genesisTimestamp: UInt64?
+    /// Where later timestamps come from.
+    public var clock: ChainClock = .system
+    /// The fee recipient of every block.
+    public var coinbase: Address = .zero
+    /// Accounts funded at genesis (default: ``DevAccounts/standard``).
+    public var devAccounts: [DevAccount] = DevAccounts.standard
+    /// The base fee of the first London block (EIP-1559's INITIAL_BASE_FEE, 1 gwei).
+    public var initialBaseFee: UInt256 = UInt256(1_000_000_000 as UInt64)
+    /// The interval between mined blocks; nil mines one block per transaction (automine).
+    public var blockTime: Duration?
+    /// The header's extra data (at most 32 bytes).
+    public var extraData: [UInt8] = []
+
+    /// The defaults.
+    public init() {}
+
+    /// A configuration with the given fields (others default).
+    public init(
+        chainId: UInt64 = 4, hardfork: Hardfork = .cancun, gasLimit: UInt64 = 30_000_000,
+        genesisTimestamp: UInt64? = nil, clock: ChainClock = .system, coinbase: Address = .zero,
+        devAccounts: [DevAccount] = DevAccounts.standard,
+        initialBaseFee: UInt256 = UInt256(1_000_000_000 as UInt64), blockTime: Duration? = nil
+    ) {
+        self.chainId = chainId
+        self.hardfork = hardfork
+        self.gasLimit = gasLimit
+        self.genesisTimestamp = genesisTimestamp
+        self.clock = clock
+        self.coinbase = coinbase
+        self.devAccounts = devAccounts
+        self.initialBaseFee = initialBaseFee
+        self.blockTime = blockTime
+    }
+
+    /// A deterministic configuration: genesis at `genesisTimestamp`, each block `blockInterval`
+    /// seconds after its parent (no wall-clock time anywhere).
+    public static func deterministic(genesisTimestamp: UInt64 = 1_700_000_000, blockInterval: UInt64 = 1) -> ChainConfig {
+        var config = ChainConfig()
+        config.genesisTimestamp = genesisTimestamp
+        config.clock = .fixedStep(seconds: max(1, blockInterval))
+        return config
+    }
+}
+

@@ -1,0 +1,175 @@
+import EVM
+import EthereumPrimitives
+import EthereumTransactions
+
+extension DevChain {
+    /// Executes a call against the state at `id` without changing anything (`eth_call`). A revert
+    /// or halt is returned in the result (see ``CallResult/error``); invalid parameters (funds,
+    /// fee cap, intrinsic gas) throw.
+    public func call(_ request: CallRequest, at id: BlockID = .latest) throws(ChainError) -> CallResult {
+        var context = try callContext(request, at: id)
+        var tracer = NoTracer()
+        return try run(context.call, in: &context, tracer: &tracer)
+    }
+
+    /// The smallest gas limit under which the call succeeds (`eth_estimateGas`), by binary search
+    /// between the intrinsic gas and the request's gas (or the block gas limit, or what the sender can
+    /// pay for at the request's price). A call that fails at the cap throws its revert
+    /// (``ChainError/executionReverted(data:reason:)``), its error, or
+    /// ``ChainError/gasRequiredExceedsAllowance(_:)`` when it ran out of gas.
+    public func estimateGas(_ request: CallRequest, at id: BlockID = .latest) throws(ChainError) -> UInt64 {
+        var context = try callContext(request, at: id)
+        var call = context.call
+        var hi = request.gas ?? context.environment.gasLimit
+        if !call.gasPrice.isZero {
+            let balance = try self.balance(call.from, at: id)
+            let available = balance > call.value ? balance - call.value : .zero
+            let allowance = available / call.gasPrice
+            if allowance < UInt256(hi) { hi = allowance.low64 }
+        }
+        let intrinsic = call.transaction.intrinsicGas(fork: hardfork)
+        var lo = Swift.max(intrinsic.gas, intrinsic.floor) - 1
+        guard hi > lo else { throw .gasRequiredExceedsAllowance(hi) }
+        var tracer = NoTracer()
+
+        call.gas = hi
+        let first = try run(call, in: &context, tracer: &tracer)
+        if !first.isSuccess {
+            if first.status == .outOfGas { throw .gasRequiredExceedsAllowance(hi) }
+            throw first.error ?? .executionFailed("execution failed")
+        }
+        // geth's first guess: the gas used plus the most a refund or the 63/64 rule can hide.
+        let optimistic = (first.gasUsed + 2300) * 64 / 63
+        if optimistic > lo && optimistic < hi {
+            call.gas = optimistic
+            if let result = try? run(call, in: &context, tracer: &tracer), result.isSuccess {
+                hi = optimistic
+            } else {
+                lo = optimistic
+            }
+        }
+        while lo + 1 < hi {
+            let mid = lo + (hi - lo) / 2
+            call.gas = mid
+            let ok: Bool
+            do { ok = try run(call, in: &context, tracer: &tracer).isSuccess } catch { ok = false }
+            if ok { hi = mid } else { lo = mid }
+        }
+        return hi
+    }
+
+    /// The accounts and slots a call touches and the gas it uses with them listed
+    /// (`eth_createAccessList`). Runs until the list stops changing (at most 4 runs).
+    public func createAccessList(_ request: CallRequest, at id: BlockID = .latest) throws(ChainError) -> AccessListResult {
+        var context = try callContext(request, at: id)
+        var call = context.call
+        var excluded: Set<Address> = [call.from]
+        if let to = call.to { excluded.insert(to) }
+        for address in Precompiles.addresses(for: hardfork) { excluded.insert(address) }
+        var list = request.accessList ?? []
+        var result = CallResult(status: .stop, output: [], gasUsed: 0, logs: [])
+        for _ in 0..<4 {
+            call.accessList = list
+            var tracer = AccessListTracer(recipient: call.to, excluded: excluded)
+            result = try run(call, in: &context, tracer: &tracer)
+            let found = tracer.accessList
+            if found == list { break }
+            list = found
+        }
+        return AccessListResult(accessList: list, gasUsed: result.gasUsed, error: result.error)
+    }
+
+    /// Re-executes the block of a mined transaction up to it and traces it with a struct-log tracer
+    /// (`debug_traceTransaction`).
+    public func trace(transaction hash: Bytes32) throws(ChainError) -> StructLogTrace {
+        guard let position = try store.transactionPosition(hash: hash), let mined = try minedBlock(position.block),
+            position.block > 0
+        else { throw .unknownTransaction(hash) }
+        let block = mined.block
+        var state = try self.state(at: position.block - 1)
+        let env = environment(of: block.header)
+        let hashes = blockHashFunction(upTo: position.block - 1)
+        for i in 0..<position.index {
+            _ = try? TransactionExecutor.execute(
+                ExecutableTransaction(block.transactions[i], sender: block.senders[i]), state: &state, block: env,
+                fork: hardfork, blockHashes: hashes, buffers: buffers)
+        }
+        var tracer = StructLogTracer()
+        let outcome: TransactionOutcome
+        do {
+            outcome = try TransactionExecutor.execute(
+                ExecutableTransaction(block.transactions[position.index], sender: block.senders[position.index]),
+                state: &state, block: env, fork: hardfork, blockHashes: hashes, tracer: &tracer, buffers: buffers)
+        } catch {
+            throw .executionFailed("cannot re-execute \(hash): \(error)")
+        }
+        return StructLogTrace(
+            gas: outcome.gasUsed, failed: !outcome.isSuccess, returnValue: outcome.output, structLogs: tracer.logs)
+    }
+
+    // MARK: Running calls
+
+    /// Where and how a call runs: its block environment and, for an earlier block, that state.
+    struct CallContext {
+        var call: PreparedCall
+        var environment: BlockEnvironment
+        var hashes: @Sendable (UInt64) -> Bytes32
+        /// The state of an earlier block; nil runs on the live state.
+        var historical: WorldState?
+    }
+
+    func callContext(_ request: CallRequest, at id: BlockID) throws(ChainError) -> CallContext {
+        guard let number = resolve(id) else { throw .unknownBlock("\(id)") }
+        var env: BlockEnvironment
+        if case .pending = id {
+            env = nextBlockEnvironment(timestamp: peekTimestamp())
+        } else {
+            guard let header = number == head.number ? head : try store.header(number: number) else {
+                throw .unknownBlock("\(id)")
+            }
+            env = environment(of: header)
+        }
+        let call = try prepare(request, environment: &env)
+        var historical: WorldState?
+        if let stateNumber = try self.stateNumber(id) { historical = try state(at: stateNumber) }
+        return CallContext(
+            call: call, environment: env, hashes: blockHashFunction(upTo: env.number > 0 ? env.number - 1 : 0),
+            historical: historical)
+    }
+
+    /// Fills a request's defaults: sender zero, gas the block's limit, and the price: zero (with a
+    /// zero base fee, as geth does for calls that set no fee) or the effective price of the fees given.
+    func prepare(_ request: CallRequest, environment: inout BlockEnvironment) throws(ChainError) -> PreparedCall {
+        let baseFee = environment.baseFee
+        var price = UInt256.zero
+        if let gasPrice = request.gasPrice, !gasPrice.isZero {
+            price = gasPrice
+        } else if (request.maxFeePerGas.map { !$0.isZero } ?? false) || (request.maxPriorityFeePerGas.map { !$0.isZero } ?? false) {
+            let tip = request.maxPriorityFeePerGas ?? .zero
+            let maxFee = request.maxFeePerGas ?? (baseFee &+ tip)
+            guard tip <= maxFee else {
+                throw .executionFailed("max priority fee per gas higher than max fee per gas")
+            }
+            guard maxFee >= baseFee else {
+                throw .executionFailed("max fee per gas less than block base fee: maxFeePerGas: \(maxFee), baseFee: \(baseFee)")
+            }
+            price = Swift.min(maxFee, baseFee &+ tip)
+        }
+        if price.isZero { environment.baseFee = .zero }
+        return PreparedCall(
+            from: request.from ?? .zero, to: request.to, gas: request.gas ?? environment.gasLimit, gasPrice: price,
+            value: request.value ?? .zero, data: request.data ?? [], accessList: request.accessList ?? [],
+            blobHashes: request.blobVersionedHashes ?? [])
+    }
+
+    func run<T: Tracer>(_ call: PreparedCall, in context: inout CallContext, tracer: inout T) throws(ChainError) -> CallResult {
+        if let historical = context.historical {
+            var journaled = JournaledState(state: historical, blockHashes: context.hashes)
+            return try CallExecutor.run(
+                call, on: &journaled, block: context.environment, fork: hardfork, tracer: &tracer, buffers: buffers)
+        }
+        working.blockHashes = context.hashes
+        return try CallExecutor.run(
+            call, on: &working, block: context.environment, fork: hardfork, tracer: &tracer, buffers: buffers)
+    }
+}

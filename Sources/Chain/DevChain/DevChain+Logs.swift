@@ -1,0 +1,112 @@
+import EVM
+import EthereumPrimitives
+import EthereumTransactions
+
+extension DevChain {
+    /// The logs matching `filter` (`eth_getLogs`), in chain order. A block-hash filter first checks
+    /// the block's bloom; ranges use the database's address and topic0 indexes.
+    public func logs(_ filter: LogFilter) throws(ChainError) -> [LogEntry] {
+        let from: UInt64
+        let to: UInt64
+        if let blockHash = filter.blockHash {
+            guard let number = numbersByHash[blockHash] else { throw .unknownBlock("hash \(blockHash)") }
+            if let mined = try minedBlock(number), !mayContain(mined.block.header.logsBloom, filter) { return [] }
+            from = number
+            to = number
+        } else {
+            guard let first = resolve(filter.fromBlock ?? .latest) else {
+                throw .unknownBlock("fromBlock \(filter.fromBlock ?? .latest)")
+            }
+            guard let last = resolve(filter.toBlock ?? .latest) else {
+                throw .unknownBlock("toBlock \(filter.toBlock ?? .latest)")
+            }
+            guard first <= last else { throw .invalidParams("invalid block range: fromBlock \(first) > toBlock \(last)") }
+            from = first
+            to = last
+        }
+        let rows = try store.logs(from: from, to: to, addresses: filter.addresses, topics: filter.topics)
+        return rows.map { row in
+            LogEntry(
+                address: row.log.address, topics: row.log.topics, data: row.log.data, blockNumber: row.blockNumber,
+                blockHash: hashes[Int(row.blockNumber)], transactionHash: row.transactionHash,
+                transactionIndex: row.transactionIndex, logIndex: row.logIndex)
+        }
+    }
+
+    /// False when the bloom proves no log of the block can match.
+    private func mayContain(_ bloom: Bloom, _ filter: LogFilter) -> Bool {
+        if !filter.addresses.isEmpty && !filter.addresses.contains(where: { bloom.mayContain($0.bytes) }) { return false }
+        for allowed in filter.topics where !allowed.isEmpty {
+            if !allowed.contains(where: { bloom.mayContain($0.bytes) }) { return false }
+        }
+        return true
+    }
+
+    /// Base fees, gas-use ratios and priority-fee percentiles of up to 1024 blocks ending at
+    /// `newest` (`eth_feeHistory`).
+    public func feeHistory(blockCount: Int, newest: BlockID, rewardPercentiles: [Double]) throws(ChainError) -> FeeHistory {
+        guard blockCount >= 1 else { throw .invalidParams("blockCount must be at least 1") }
+        for (i, p) in rewardPercentiles.enumerated() {
+            guard p >= 0, p <= 100, i == 0 || rewardPercentiles[i - 1] <= p else {
+                throw .invalidParams("reward percentiles must ascend within 0…100")
+            }
+        }
+        guard let last = resolve(newest) else { throw .unknownBlock("\(newest)") }
+        let count = UInt64(Swift.min(blockCount, 1024, Int(last) + 1))
+        let oldest = last + 1 - count
+        var history = FeeHistory(
+            oldestBlock: oldest, baseFeePerGas: [], gasUsedRatio: [], baseFeePerBlobGas: [], blobGasUsedRatio: [],
+            reward: rewardPercentiles.isEmpty ? nil : [])
+        var newestHeader = head
+        for number in oldest...last {
+            guard let mined = try minedBlock(number) else { throw .unknownBlock("\(number)") }
+            let header = mined.block.header
+            newestHeader = header
+            let baseFee = header.baseFeePerGas ?? .zero
+            history.baseFeePerGas.append(baseFee)
+            history.gasUsedRatio.append(header.gasLimit == 0 ? 0 : Double(header.gasUsed) / Double(header.gasLimit))
+            history.baseFeePerBlobGas.append(
+                header.excessBlobGas.map { FeeMarket.blobBaseFee(excessBlobGas: $0, fork: hardfork) } ?? .zero)
+            let maxBlob = FeeMarket.maxBlobGas(fork: hardfork)
+            history.blobGasUsedRatio.append(Double(header.blobGasUsed ?? 0) / Double(maxBlob))
+            if !rewardPercentiles.isEmpty {
+                history.reward?.append(rewards(mined, baseFee: baseFee, percentiles: rewardPercentiles))
+            }
+        }
+        if hardfork >= .london {
+            history.baseFeePerGas.append(FeeMarket.nextBaseFee(parent: newestHeader, initialBaseFee: config.initialBaseFee))
+        } else {
+            history.baseFeePerGas.append(.zero)
+        }
+        history.baseFeePerBlobGas.append(
+            hardfork >= .cancun
+                ? FeeMarket.blobBaseFee(
+                    excessBlobGas: FeeMarket.nextExcessBlobGas(parent: newestHeader, fork: hardfork), fork: hardfork)
+                : .zero)
+        return history
+    }
+
+    /// The priority fee at each percentile of the block's gas (geth's method: transactions sorted by
+    /// tip, each weighted by its gas used).
+    private func rewards(_ mined: MinedBlock, baseFee: UInt256, percentiles: [Double]) -> [UInt256] {
+        guard !mined.receipts.isEmpty, mined.block.header.gasUsed > 0 else {
+            return percentiles.map { _ in .zero }
+        }
+        let tips = mined.receipts.map { receipt in
+            (tip: receipt.effectiveGasPrice > baseFee ? receipt.effectiveGasPrice - baseFee : .zero, gas: receipt.gasUsed)
+        }.sorted { $0.tip < $1.tip }
+        var out: [UInt256] = []
+        var index = 0
+        var sum = tips[0].gas
+        let total = Double(mined.block.header.gasUsed)
+        for p in percentiles {
+            let threshold = UInt64(total * p / 100)
+            while sum < threshold && index < tips.count - 1 {
+                index += 1
+                sum += tips[index].gas
+            }
+            out.append(tips[index].tip)
+        }
+        return out
+    }
+}

@@ -1,0 +1,297 @@
+import EVM
+import EthereumPrimitives
+import EthereumTransactions
+import EthereumTrie
+
+extension DevChain {
+    // MARK: Public mining controls
+
+    /// Mines `blocks` blocks, each filled from the pool (transactions that fit the gas limit,
+    /// highest priority fee first); the first gets `timestamp` when given. Returns the new blocks.
+    @discardableResult
+    public func mine(blocks: Int = 1, timestamp: UInt64? = nil) throws(ChainError) -> [Block] {
+        guard blocks >= 0 else { throw .invalidParams("block count \(blocks) is negative") }
+        if let timestamp, timestamp <= head.timestamp {
+            throw .timestampTooLow(requested: timestamp, head: head.timestamp)
+        }
+        var mined: [Block] = []
+        for i in 0..<blocks {
+            let result = try mineBlock(limit: Int.max, timestamp: i == 0 ? timestamp : nil, allowEmpty: true)
+            if let block = result.block { mined.append(block) }
+        }
+        return mined
+    }
+
+    /// Turns automine on (mining what the pool holds) or off.
+    public func setAutomine(_ on: Bool) throws(ChainError) {
+        automine = on
+        if on {
+            intervalTask?.cancel()
+            intervalTask = nil
+            _ = try mineReady()
+        }
+    }
+
+    /// True while every transaction is mined in its own block as it arrives.
+    public var isAutomining: Bool { automine }
+
+    /// Mines a block every `seconds` (turning automine off); nil or 0 stops interval mining.
+    public func setIntervalMining(_ seconds: Double?) {
+        intervalTask?.cancel()
+        intervalTask = nil
+        guard let seconds, seconds > 0 else { return }
+        automine = false
+        startIntervalMining(.milliseconds(Int64(seconds * 1000)))
+    }
+
+    func startIntervalMining(_ interval: Duration) {
+        automine = false
+        intervalTask = Task { [weak self] in
+            while !Task.isCancelled {
+                do { try await Task.sleep(for: interval) } catch { return }
+                guard let self else { return }
+                await self.intervalTick()
+            }
+        }
+    }
+
+    private func intervalTick() {
+        _ = try? mineBlock(limit: Int.max, timestamp: nil, allowEmpty: true)
+    }
+
+    /// Automine: one block per executable pooled transaction until none is left. Returns the
+    /// rejections of transactions that failed at inclusion.
+    func mineReady() throws(ChainError) -> [Bytes32: TransactionValidationError] {
+        var rejected: [Bytes32: TransactionValidationError] = [:]
+        while true {
+            let result = try mineBlock(limit: 1, timestamp: nil, allowEmpty: false)
+            rejected.merge(result.rejected) { a, _ in a }
+            if result.block == nil && result.rejected.isEmpty { return rejected }
+        }
+    }
+
+    // MARK: Block building
+
+    /// The environment of the next block.
+    func nextBlockEnvironment(timestamp: UInt64) -> BlockEnvironment {
+        let fork = hardfork
+        return BlockEnvironment(
+            coinbase: config.coinbase, number: head.number + 1, timestamp: timestamp, gasLimit: config.gasLimit,
+            difficulty: fork >= .paris ? .zero : .one,
+            prevRandao: fork >= .paris ? Keccak256.hash(headHash.bytes) : .zero,
+            baseFee: nextBaseFee ?? .zero,
+            excessBlobGas: fork >= .cancun ? FeeMarket.nextExcessBlobGas(parent: head, fork: fork) : 0,
+            chainID: UInt256(chainId))
+    }
+
+    /// The base fee of the next block (nil before London).
+    var nextBaseFee: UInt256? {
+        hardfork >= .london ? FeeMarket.nextBaseFee(parent: head, initialBaseFee: config.initialBaseFee) : nil
+    }
+
+    /// The environment a block's own transactions ran in (for calls and traces at that block).
+    func environment(of header: BlockHeader) -> BlockEnvironment {
+        BlockEnvironment(
+            coinbase: header.coinbase, number: header.number, timestamp: header.timestamp, gasLimit: header.gasLimit,
+            difficulty: header.difficulty, prevRandao: header.mixHash, baseFee: header.baseFeePerGas ?? .zero,
+            excessBlobGas: header.excessBlobGas ?? 0, chainID: UInt256(chainId))
+    }
+
+    /// BLOCKHASH for blocks built on block `number`: the 256 hashes up to it.
+    func blockHashFunction(upTo number: UInt64) -> @Sendable (UInt64) -> Bytes32 {
+        let last = Swift.min(number, UInt64(hashes.count - 1))
+        let first = last >= 255 ? last - 255 : 0
+        let recent = Array(hashes[Int(first)...Int(last)])
+        return { n in n >= first && n <= last ? recent[Int(n - first)] : .zero }
+    }
+
+    /// The timestamp of the next block, consuming a pending `setNextBlockTimestamp` or time jump.
+    func takeNextTimestamp() -> UInt64 {
+        if let next = nextTimestamp {
+            nextTimestamp = nil
+            pendingTimeJump = 0
+            return next
+        }
+        switch config.clock {
+        case .fixedStep(let step):
+            defer { pendingTimeJump = 0 }
+            return head.timestamp + step + pendingTimeJump
+        case .system, .custom:
+            let now = (config.clock.now() ?? 0) + timeOffset
+            return Swift.max(now, head.timestamp + 1)
+        }
+    }
+
+    /// Builds, commits and announces one block with up to `limit` pool transactions. With
+    /// `allowEmpty` false, no block is made when no transaction was included.
+    func mineBlock(
+        limit: Int, timestamp: UInt64?, allowEmpty: Bool
+    ) throws(ChainError) -> (block: Block?, rejected: [Bytes32: TransactionValidationError]) {
+        let fork = hardfork
+        let rules = ForkRules(fork)
+        let baseFee = nextBaseFee
+        pool.dropStale { working.nonce(of: $0) }
+        guard allowEmpty || !pool.isEmpty else { return (nil, [:]) }
+
+        let blockTimestamp = timestamp ?? peekTimestamp()
+        let env = nextBlockEnvironment(timestamp: blockTimestamp)
+        working.blockHashes = blockHashFunction(upTo: head.number)
+
+        var included: [SignedTransaction] = []
+        var senders: [Address] = []
+        var outcomes: [TransactionOutcome] = []
+        var rejected: [Bytes32: TransactionValidationError] = [:]
+        var skipped: Set<Bytes32> = []
+        var gasUsed: UInt64 = 0
+        var blobGasUsed: UInt64 = 0
+        let maxBlobGas = FeeMarket.maxBlobGas(fork: fork)
+        var noTracer = NoTracer()
+
+        while included.count < limit {
+            guard let candidate = pool.best(nonce: { working.nonce(of: $0) }, baseFee: baseFee, skipping: skipped)
+            else { break }
+            let tx = candidate.signed.transaction
+            if tx.blobGas > 0 && blobGasUsed + tx.blobGas > maxBlobGas {
+                skipped.insert(candidate.signed.hash)
+                continue
+            }
+            let outcome: TransactionOutcome
+            do {
+                outcome = try TransactionExecutor.execute(
+                    ExecutableTransaction(candidate.signed, sender: candidate.sender), in: &working, block: env,
+                    fork: fork, blockGasAvailable: config.gasLimit - gasUsed, tracer: &noTracer, buffers: buffers)
+            } catch {
+                switch error {
+                case .gasLimitExceedsBlock where !included.isEmpty, .feeCapBelowBaseFee, .blobFeeCapTooLow:
+                    skipped.insert(candidate.signed.hash)  // may fit a later block
+                default:
+                    rejected[candidate.signed.hash] = error
+                    pool.remove(candidate.signed.hash)
+                }
+                continue
+            }
+            working.finalize(rules: rules)
+            pool.remove(candidate.signed.hash)
+            gasUsed += outcome.gasUsed
+            blobGasUsed += tx.blobGas
+            included.append(candidate.signed)
+            senders.append(candidate.sender)
+            outcomes.append(outcome)
+        }
+        if included.isEmpty && !allowEmpty { return (nil, rejected) }
+        if timestamp == nil { _ = takeNextTimestamp() }
+
+        // State: incremental trie update and the reverse diff, from what the block changed.
+        let changes = working.takeChanges()
+        let diff = committed.reverseDiff(for: changes)
+        var newCommitted = committed
+        let writes = newCommitted.apply(changes, from: working.state)
+        let stateRoot = newCommitted.stateRoot
+
+        // Receipts (consensus part), roots and bloom.
+        var cumulative: UInt64 = 0
+        var bloom = Bloom()
+        var stored: [StoredReceipt] = []
+        var receiptEncodings: [[UInt8]] = []
+        var blockLogs: [(transactionIndex: Int, log: Log)] = []
+        for (i, outcome) in outcomes.enumerated() {
+            cumulative += outcome.gasUsed
+            let txBloom = Bloom(logs: outcome.logs)
+            bloom.formUnion(txBloom)
+            let tx = included[i].transaction
+            let contract = tx.to == nil ? ContractAddress.create(sender: senders[i], nonce: tx.nonce) : nil
+            stored.append(
+                StoredReceipt(
+                    status: outcome.isSuccess, cumulativeGasUsed: cumulative, gasUsed: outcome.gasUsed,
+                    effectiveGasPrice: outcome.effectiveGasPrice, contractAddress: contract, root: nil))
+            receiptEncodings.append(
+                Receipt.consensusEncoding(
+                    type: tx.type, status: outcome.isSuccess, root: nil, cumulativeGasUsed: cumulative, bloom: txBloom,
+                    logs: outcome.logs))
+            for log in outcome.logs { blockLogs.append((i, log)) }
+        }
+        let header = BlockHeader(
+            parentHash: headHash, coinbase: env.coinbase, stateRoot: stateRoot,
+            transactionsRoot: MerklePatriciaTrie.root(ofList: included.map(\.encoded)),
+            receiptsRoot: MerklePatriciaTrie.root(ofList: receiptEncodings), logsBloom: bloom,
+            difficulty: env.difficulty, number: env.number, gasLimit: env.gasLimit, gasUsed: gasUsed,
+            timestamp: env.timestamp, extraData: config.extraData, mixHash: env.prevRandao, nonce: 0,
+            baseFeePerGas: baseFee, withdrawalsRoot: fork >= .shanghai ? MerklePatriciaTrie.emptyRoot : nil,
+            blobGasUsed: fork >= .cancun ? blobGasUsed : nil, excessBlobGas: fork >= .cancun ? env.excessBlobGas : nil,
+            parentBeaconBlockRoot: fork >= .cancun ? .zero : nil,
+            requestsHash: fork >= .prague ? BlockHeader.emptyRequestsHash : nil)
+        let block = Block(header: header, transactions: included, senders: senders)
+
+        do {
+            try store.commit(
+                ChainStore.BlockWrite(
+                    header: header, hash: block.hash, transactions: included, senders: senders, receipts: stored,
+                    logs: blockLogs, diff: diff, state: writes))
+        } catch {
+            // Nothing was written: put the state back as it was before the block (pending dev
+            // changes included in the block are lost with it) and the transactions back in the pool.
+            diff.revert(&working.state, code: newCommitted.code)
+            for (i, tx) in included.enumerated() { pool.add(tx, sender: senders[i]) }
+            throw error
+        }
+
+        committed = newCommitted
+        head = header
+        headHash = block.hash
+        hashes.append(block.hash)
+        numbersByHash[block.hash] = header.number
+        diffCache[header.number] = diff
+        let receipts = fullReceipts(block: block, stored: stored, logs: blockLogs)
+        blockCache[header.number] = MinedBlock(block: block, receipts: receipts)
+        trimCaches()
+        for continuation in headSubscribers.values { continuation.yield(block) }
+        return (block, rejected)
+    }
+
+    /// The timestamp the next block will get, without consuming it.
+    func peekTimestamp() -> UInt64 {
+        if let next = nextTimestamp { return next }
+        switch config.clock {
+        case .fixedStep(let step): return head.timestamp + step + pendingTimeJump
+        case .system, .custom: return Swift.max((config.clock.now() ?? 0) + timeOffset, head.timestamp + 1)
+        }
+    }
+
+    /// Receipts with their chain positions, from the stored parts.
+    func fullReceipts(block: Block, stored: [StoredReceipt], logs: [(transactionIndex: Int, log: Log)]) -> [Receipt] {
+        let header = block.header
+        var byTransaction = [[LogEntry]](repeating: [], count: block.transactions.count)
+        for (logIndex, entry) in logs.enumerated() where entry.transactionIndex < byTransaction.count {
+            byTransaction[entry.transactionIndex].append(
+                LogEntry(
+                    address: entry.log.address, topics: entry.log.topics, data: entry.log.data,
+                    blockNumber: header.number, blockHash: block.hash,
+                    transactionHash: block.transactions[entry.transactionIndex].hash,
+                    transactionIndex: entry.transactionIndex, logIndex: logIndex))
+        }
+        let blobPrice = header.excessBlobGas.map { FeeMarket.blobBaseFee(excessBlobGas: $0, fork: hardfork) }
+        return stored.enumerated().map { i, receipt in
+            let tx = block.transactions[i].transaction
+            let logs = byTransaction[i]
+            return Receipt(
+                type: tx.type, status: receipt.status, root: receipt.root, cumulativeGasUsed: receipt.cumulativeGasUsed,
+                gasUsed: receipt.gasUsed, effectiveGasPrice: receipt.effectiveGasPrice, logs: logs,
+                logsBloom: Bloom(logs: logs.map(\.log)), contractAddress: receipt.contractAddress, from: block.senders[i],
+                to: tx.to, transactionHash: block.transactions[i].hash, transactionIndex: i, blockHash: block.hash,
+                blockNumber: header.number, blobGasUsed: tx.type == .blob ? tx.blobGas : nil,
+                blobGasPrice: tx.type == .blob ? blobPrice : nil)
+        }
+    }
+
+    /// Keeps the caches to the most recent ``cacheDepth`` blocks.
+    func trimCaches() {
+        let number = head.number
+        guard number > Self.cacheDepth else { return }
+        let floor = number - Self.cacheDepth
+        blockCache[floor] = nil
+        diffCache[floor] = nil
+        // Entries read back from the database for older blocks are dropped in bulk, rarely.
+        if blockCache.count > Int(Self.cacheDepth) * 2 { blockCache = blockCache.filter { $0.key > floor } }
+        if diffCache.count > Int(Self.cacheDepth) * 4 { diffCache = diffCache.filter { $0.key > floor } }
+    }
+}

@@ -1,0 +1,187 @@
+import EVM
+import EthereumPrimitives
+import EthereumTransactions
+
+extension DevChain {
+    // MARK: Blocks
+
+    /// The head block's number.
+    public func blockNumber() -> UInt64 { head.number }
+
+    /// The head block's header.
+    public func latestHeader() -> BlockHeader { head }
+
+    /// The number `id` names, nil when there is no such block.
+    public func resolve(_ id: BlockID) -> UInt64? {
+        switch id {
+        case .latest, .pending, .safe, .finalized: return head.number
+        case .earliest: return 0
+        case .number(let n): return n <= head.number ? n : nil
+        case .hash(let hash): return numbersByHash[hash]
+        }
+    }
+
+    /// A block, nil when unknown. `pending` is the head (the pool is not a block until mined).
+    public func block(_ id: BlockID) throws(ChainError) -> Block? {
+        guard let number = resolve(id) else { return nil }
+        return try minedBlock(number)?.block
+    }
+
+    /// A block with its receipts, from the cache or the database.
+    func minedBlock(_ number: UInt64) throws(ChainError) -> MinedBlock? {
+        if let cached = blockCache[number] { return cached }
+        guard number <= head.number, let header = try store.header(number: number) else { return nil }
+        let transactions = try store.transactions(block: number)
+        let block = Block(header: header, transactions: transactions.map(\.0), senders: transactions.map(\.1))
+        let logs = try store.logs(block: number).map { (transactionIndex: $0.transactionIndex, log: $0.log) }
+        let mined = MinedBlock(
+            block: block, receipts: fullReceipts(block: block, stored: try store.receipts(block: number), logs: logs))
+        blockCache[number] = mined
+        return mined
+    }
+
+    /// The receipts of a block, in order.
+    public func receipts(_ id: BlockID) throws(ChainError) -> [Receipt]? {
+        guard let number = resolve(id) else { return nil }
+        return try minedBlock(number)?.receipts
+    }
+
+    // MARK: Transactions
+
+    /// A transaction by hash: mined (with its block and index) or pending in the pool.
+    public func transaction(hash: Bytes32) throws(ChainError) -> (SignedTransaction, TransactionLocation)? {
+        if let pooled = pool.transaction(hash) {
+            return (pooled.signed, TransactionLocation(sender: pooled.sender))
+        }
+        guard let position = try store.transactionPosition(hash: hash), let mined = try minedBlock(position.block),
+            position.index < mined.block.transactions.count
+        else { return nil }
+        let block = mined.block
+        return (
+            block.transactions[position.index],
+            TransactionLocation(
+                sender: block.senders[position.index], blockHash: block.hash, blockNumber: block.number,
+                index: position.index)
+        )
+    }
+
+    /// A mined transaction's receipt, nil while pending or unknown.
+    public func receipt(hash: Bytes32) throws(ChainError) -> Receipt? {
+        guard let position = try store.transactionPosition(hash: hash), let mined = try minedBlock(position.block),
+            position.index < mined.receipts.count
+        else { return nil }
+        return mined.receipts[position.index]
+    }
+
+    /// The pool's transactions with their senders, in arrival order.
+    public func pendingTransactions() -> [(SignedTransaction, Address)] {
+        pool.all.map { ($0.signed, $0.sender) }
+    }
+
+    // MARK: Accounts
+
+    /// The live state: the head's plus dev changes not yet mined (for inspection and simulations).
+    public func currentState() -> WorldState { working.state }
+
+    /// The balance at a block.
+    public func balance(_ address: Address, at id: BlockID = .latest) throws(ChainError) -> UInt256 {
+        try fields(address, at: id)?.balance ?? .zero
+    }
+
+    /// The nonce at a block; at `pending`, counting the pool's consecutive transactions.
+    public func nonce(_ address: Address, at id: BlockID = .latest) throws(ChainError) -> UInt64 {
+        let nonce = try fields(address, at: id)?.nonce ?? 0
+        if case .pending = id { return pool.pendingNonce(address, stateNonce: nonce) }
+        return nonce
+    }
+
+    /// The code at a block.
+    public func code(_ address: Address, at id: BlockID = .latest) throws(ChainError) -> [UInt8] {
+        guard let number = try stateNumber(id) else { return working.state[address]?.code ?? [] }
+        guard let hash = try historicalFields(address, at: number)?.codeHash else { return [] }
+        return committed.code(hash)
+    }
+
+    /// A storage slot at a block.
+    public func storage(_ address: Address, slot: UInt256, at id: BlockID = .latest) throws(ChainError) -> UInt256 {
+        guard let number = try stateNumber(id) else { return working.state[address]?.storage[slot] ?? .zero }
+        return try historicalStorage(address, slot: slot, at: number)
+    }
+
+    func fields(_ address: Address, at id: BlockID) throws(ChainError) -> AccountFields? {
+        guard let number = try stateNumber(id) else { return working.state[address].map(AccountFields.init) }
+        return try historicalFields(address, at: number)
+    }
+
+    /// Nil for the live state (head, pending and tags, including dev changes not yet mined);
+    /// otherwise the earlier block whose state is asked for.
+    func stateNumber(_ id: BlockID) throws(ChainError) -> UInt64? {
+        guard let number = resolve(id) else { throw .unknownBlock("\(id)") }
+        return number >= head.number ? nil : number
+    }
+
+    // MARK: Historical state
+
+    /// The reverse diff of block `number` (cached).
+    func diff(_ number: UInt64) throws(ChainError) -> StateDiff {
+        if let cached = diffCache[number] { return cached }
+        let loaded = try store.diffs(from: number, to: number)[number] ?? StateDiff()
+        diffCache[number] = loaded
+        return loaded
+    }
+
+    /// Loads the diffs of `from...head` into the cache in one query (for long walks back).
+    func prefetchDiffs(after number: UInt64) throws(ChainError) {
+        let from = number + 1
+        guard from <= head.number else { return }
+        var missing = false
+        for n in from...head.number where diffCache[n] == nil {
+            missing = true
+            break
+        }
+        guard missing else { return }
+        for (n, diff) in try store.diffs(from: from, to: head.number) { diffCache[n] = diff }
+    }
+
+    /// An account's fields at block `number` < head: the pre-image in the first later block that
+    /// changed it, else its committed value at the head.
+    func historicalFields(_ address: Address, at number: UInt64) throws(ChainError) -> AccountFields? {
+        try prefetchDiffs(after: number)
+        var n = number + 1
+        while n <= head.number {
+            if let change = try diff(n).accounts[address] { return change.pre }
+            n += 1
+        }
+        return committed.fields(address)
+    }
+
+    /// A slot's value at block `number` < head (see ``historicalFields(_:at:)``).
+    func historicalStorage(_ address: Address, slot: UInt256, at number: UInt64) throws(ChainError) -> UInt256 {
+        try prefetchDiffs(after: number)
+        var n = number + 1
+        while n <= head.number {
+            if let change = try diff(n).accounts[address] {
+                if change.pre == nil { return .zero }
+                if let value = change.slots[slot] { return value }
+                if change.storageCleared { return .zero }
+            }
+            n += 1
+        }
+        return committed.storage(address, slot)
+    }
+
+    /// The whole state after block `number`: the live state with pending dev changes and then each
+    /// later block undone.
+    func state(at number: UInt64) throws(ChainError) -> WorldState {
+        var state = working.state
+        committed.reverseDiff(for: working.changes).revert(&state, code: committed.code)
+        guard number < head.number else { return state }
+        try prefetchDiffs(after: number)
+        var n = head.number
+        while n > number {
+            try diff(n).revert(&state, code: committed.code)
+            n -= 1
+        }
+        return state
+    }
+}

@@ -1,0 +1,137 @@
+import EVM
+import EthereumPrimitives
+import EthereumTransactions
+
+extension DevChain {
+    /// 1 gwei: the suggested priority fee.
+    static let suggestedTip = UInt256(1_000_000_000 as UInt64)
+
+    /// Decodes, validates and pools a raw transaction, then (with automine) mines it; returns its
+    /// hash once it is in the pool (and, with automine, committed in a block).
+    ///
+    /// Rejected with a clear ``ChainError`` when: the bytes are not a transaction or the signature is
+    /// bad; the chain id is another chain's (EIP-155 or the typed field); the nonce is below the
+    /// sender's; the pool already has it, or has the same nonce at a fee within 10%; the gas limit is
+    /// above the block's or below the intrinsic gas; the fee cap is below the next base fee; the
+    /// sender cannot pay gas limit × fee cap + value; the sender has code (EIP-3607).
+    @discardableResult
+    public func sendRawTransaction(_ raw: [UInt8]) throws(ChainError) -> Bytes32 {
+        let signed: SignedTransaction
+        do { signed = try SignedTransaction.decode(raw) } catch { throw .invalidTransaction(error.description) }
+        return try submit(signed)
+    }
+
+    /// Fills in, signs (with the dev key of `request.from`) and submits a transaction: nonce from the
+    /// pending state, gas from ``estimateGas(_:at:)``, fees from ``gasPrice()`` and
+    /// ``maxPriorityFeePerGas()``; a gas price selects a legacy (or, with an access list, EIP-2930)
+    /// transaction, otherwise EIP-1559.
+    @discardableResult
+    public func sendTransaction(_ request: TransactionRequest) throws(ChainError) -> Bytes32 {
+        guard let from = request.from else { throw .invalidParams("sendTransaction needs a from address") }
+        guard let key = devKeys[from] else { throw .unknownAccount(from) }
+        let nonce: UInt64
+        if let given = request.nonce { nonce = given } else { nonce = try self.nonce(from, at: .pending) }
+        let gas: UInt64
+        if let given = request.gas { gas = given } else { gas = try estimateGas(request, at: .pending) }
+        let accessList = request.accessList ?? []
+        let useLegacyFees = request.gasPrice != nil || hardfork < .london || request.type == 0 || request.type == 1
+        let transaction: Transaction
+        if useLegacyFees {
+            let price = request.gasPrice ?? gasPrice()
+            if (request.type == 1 || !accessList.isEmpty) && hardfork >= .berlin {
+                transaction = .accessList(
+                    AccessListTransaction(
+                        chainId: chainId, nonce: nonce, gasPrice: price, gasLimit: gas, to: request.to,
+                        value: request.value ?? .zero, data: request.data ?? [], accessList: accessList))
+            } else {
+                transaction = .legacy(
+                    LegacyTransaction(
+                        nonce: nonce, gasPrice: price, gasLimit: gas, to: request.to, value: request.value ?? .zero,
+                        data: request.data ?? [], chainId: chainId))
+            }
+        } else {
+            let baseFee = nextBaseFee ?? .zero
+            var tip = request.maxPriorityFeePerGas ?? maxPriorityFeePerGas()
+            let maxFee = request.maxFeePerGas ?? (baseFee &* UInt256(2) &+ tip)
+            if tip > maxFee { tip = maxFee }
+            transaction = .dynamicFee(
+                DynamicFeeTransaction(
+                    chainId: chainId, nonce: nonce, maxPriorityFeePerGas: tip, maxFeePerGas: maxFee, gasLimit: gas,
+                    to: request.to, value: request.value ?? .zero, data: request.data ?? [], accessList: accessList))
+        }
+        return try submit(transaction.sign(with: key))
+    }
+
+    /// The suggested legacy gas price: the next base fee plus the suggested tip (1 gwei before London).
+    public func gasPrice() -> UInt256 {
+        guard let baseFee = nextBaseFee else { return Self.suggestedTip }
+        return baseFee &+ maxPriorityFeePerGas()
+    }
+
+    /// The suggested priority fee (1 gwei).
+    public func maxPriorityFeePerGas() -> UInt256 { Self.suggestedTip }
+
+    /// The base fee the next block will have (nil before London).
+    public func pendingBaseFee() -> UInt256? { nextBaseFee }
+
+    /// Validates against the chain's rules and the pending state, pools, and automines.
+    func submit(_ signed: SignedTransaction) throws(ChainError) -> Bytes32 {
+        let sender: Address
+        do { sender = try signed.validate(for: hardfork, chainID: chainId) } catch {
+            if case .invalidChainID(_, let found) = error {
+                throw .wrongChainId(expected: chainId, got: found.map { $0.low64 })
+            }
+            throw .invalidTransaction(error.description)
+        }
+        let hash = signed.hash
+        if pool.transaction(hash) != nil { throw .alreadyKnown(hash) }
+        if try store.transactionPosition(hash: hash) != nil { throw .alreadyKnown(hash) }
+        let tx = signed.transaction
+        let account = working.state[sender]
+        let stateNonce = account?.nonce ?? 0
+        if tx.nonce < stateNonce {
+            throw .rejected("nonce too low: address \(sender), tx: \(tx.nonce) state: \(stateNonce)")
+        }
+        if let account, account.codeHash != .emptyCodeHash {
+            throw .rejected("sender not an eoa: address \(sender), codehash: \(account.codeHash)")
+        }
+        if tx.gasLimit > config.gasLimit {
+            throw .rejected("exceeds block gas limit: gas \(tx.gasLimit), block gas limit \(config.gasLimit)")
+        }
+        if let baseFee = nextBaseFee, tx.maxFeePerGas < baseFee {
+            throw .rejected(
+                "max fee per gas less than block base fee: address \(sender), maxFeePerGas: \(tx.maxFeePerGas), baseFee: \(baseFee)")
+        }
+        if tx.blobGas > 0, hardfork >= .cancun {
+            let blobFee = FeeMarket.blobBaseFee(
+                excessBlobGas: FeeMarket.nextExcessBlobGas(parent: head, fork: hardfork), fork: hardfork)
+            if (tx.maxFeePerBlobGas ?? .zero) < blobFee {
+                throw .rejected("max fee per blob gas less than block blob gas fee: have \(tx.maxFeePerBlobGas ?? .zero), want \(blobFee)")
+            }
+        }
+        let balance = account?.balance ?? .zero
+        let (gasCost, o1) = UInt256(tx.gasLimit).multipliedReportingOverflow(by: tx.maxFeePerGas)
+        var (cost, o2) = gasCost.addingReportingOverflow(tx.value)
+        var o3 = false
+        if let blobCap = tx.maxFeePerBlobGas {
+            (cost, o3) = cost.addingReportingOverflow(UInt256(tx.blobGas) &* blobCap)
+        }
+        if o1 || o2 || o3 || balance < cost {
+            throw .rejected(
+                "insufficient funds for gas * price + value: address \(sender) have \(balance) want \(o1 || o2 || o3 ? "more than 2^256" : cost.description)")
+        }
+        if let existing = pool.transaction(sender: sender, nonce: tx.nonce) {
+            let old = existing.signed.transaction
+            let bump = { (fee: UInt256) -> UInt256 in fee &+ fee / UInt256(10) }
+            if tx.maxFeePerGas < bump(old.maxFeePerGas) || tx.maxPriorityFeePerGas < bump(old.maxPriorityFeePerGas) {
+                throw .replacementUnderpriced
+            }
+        }
+        pool.add(signed, sender: sender)
+        if automine {
+            let rejected = try mineReady()
+            if let error = rejected[hash] { throw .rejected(error.description) }
+        }
+        return hash
+    }
+}

@@ -1,0 +1,194 @@
+import EVM
+import EthereumCrypto
+import EthereumPrimitives
+import EthereumTransactions
+import EthereumTrie
+import Foundation
+
+/// A local development chain: blocks, receipts, logs, a transaction pool with automine (one block
+/// per transaction, the default) or interval mining, dev controls (snapshots, time, balances, code,
+/// nonces, storage) and struct-log traces, persisted in SQLite or kept in memory.
+///
+/// State: the head state lives in memory (a ``JournaledState`` that records what each transaction
+/// changes); the state trie is updated incrementally per block; each block stores a reverse state
+/// diff, so the state at any earlier block is rebuilt from the head (see ``balance(_:at:)``).
+/// Every block, its receipts, logs, state diff and state rows are written in one SQLite transaction
+/// before any method that mined it returns.
+public actor DevChain {
+    /// The chain id (EIP-155).
+    public nonisolated let chainId: UInt64
+    /// The fork whose rules apply (fixed when the chain is created).
+    public nonisolated let hardfork: Hardfork
+    /// The configuration the chain was opened with.
+    public nonisolated let config: ChainConfig
+
+    let store: ChainStore
+    var lock: ChainLock?
+    /// The head state plus dev-control changes not yet in a block; records changes for the next block.
+    var working: JournaledState
+    /// The tries (and code) of the head block's state.
+    var committed: CommittedState
+    var head: BlockHeader
+    var headHash: Bytes32
+    /// Block hashes by number.
+    var hashes: [Bytes32]
+    var numbersByHash: [Bytes32: UInt64]
+    /// Recently used blocks with their receipts.
+    var blockCache: [UInt64: MinedBlock] = [:]
+    /// Reverse state diffs of recent blocks.
+    var diffCache: [UInt64: StateDiff] = [:]
+    var pool = TransactionPool()
+    var automine: Bool
+    var intervalTask: Task<Void, Never>?
+    /// Seconds added by `evm_increaseTime` (reported back, and added to wall-clock time).
+    var timeOffset: UInt64 = 0
+    /// With a fixed-step clock: seconds still to add to the next block.
+    var pendingTimeJump: UInt64 = 0
+    var nextTimestamp: UInt64?
+    var snapshots: [UInt64: Snapshot] = [:]
+    var nextSnapshotID: UInt64 = 1
+    var headSubscribers: [UInt64: AsyncStream<Block>.Continuation] = [:]
+    var nextSubscriberID: UInt64 = 0
+    let buffers = ExecutionBuffers()
+    let devKeys: [Address: PrivateKey]
+
+    /// How many blocks' diffs and bodies are kept decoded in memory.
+    static let cacheDepth: UInt64 = 1024
+
+    /// Opens the chain in `storage`, or creates it (genesis from `config`) when empty. On open the
+    /// state is rebuilt from the state tables and its root checked against the head block's.
+    public init(config: ChainConfig = ChainConfig(), storage: ChainStorage = .memory) async throws(ChainError) {
+        guard config.hardfork >= .byzantium else {
+            throw .invalidParams("hardfork \(config.hardfork) is not supported: Byzantium or later")
+        }
+        guard config.extraData.count <= 32 else { throw .invalidParams("extra data longer than 32 bytes") }
+        var lock: ChainLock?
+        if case .directory(let url) = storage { lock = try ChainLock.acquire(directory: url) }
+        let store = try ChainStore(storage: storage)
+
+        var working: JournaledState
+        var committed: CommittedState
+        var head: BlockHeader
+        var hashes: [Bytes32]
+        var hardfork = config.hardfork
+        var chainId = config.chainId
+        if let headNumber = try store.headNumber() {
+            if let stored = try store.meta("chain_id"), let fork = try store.meta("hardfork") {
+                chainId = Self.decodeUInt64(stored)
+                guard let storedFork = Hardfork(name: String(decoding: fork, as: UTF8.self)) else {
+                    throw .storage("unknown hardfork in metadata")
+                }
+                hardfork = storedFork
+            }
+            guard chainId == config.chainId else {
+                throw .configMismatch("chain id \(chainId) on disk, \(config.chainId) requested")
+            }
+            guard hardfork == config.hardfork else {
+                throw .configMismatch("hardfork \(hardfork) on disk, \(config.hardfork) requested")
+            }
+            guard let header = try store.header(number: headNumber) else { throw .storage("head block missing") }
+            let state = try store.loadState()
+            committed = CommittedState(state: state)
+            let root = committed.stateRoot
+            guard root == header.stateRoot else {
+                throw .stateRootMismatch(block: headNumber, expected: header.stateRoot, computed: root)
+            }
+            working = JournaledState(state: state)
+            head = header
+            hashes = try store.hashes(from: 0)
+            guard hashes.count == Int(headNumber) + 1 else { throw .storage("block numbers are not contiguous") }
+        } else {
+            var state = WorldState()
+            for account in config.devAccounts {
+                state.accounts[account.address, default: Account()].balance = account.balance
+            }
+            committed = CommittedState(state: WorldState())  // empty, so apply() writes every row and code
+            var changes = StateChanges()
+            changes.accounts = Set(state.accounts.keys)
+            let writes = committed.apply(changes, from: state)
+            head = Self.genesisHeader(config: config, stateRoot: committed.stateRoot)
+            let genesis = ChainStore.BlockWrite(
+                header: head, hash: head.hash, transactions: [], senders: [], receipts: [], logs: [], diff: StateDiff(),
+                state: writes)
+            try store.commit(genesis)
+            try store.setMeta([
+                "chain_id": Self.encodeUInt64(config.chainId), "hardfork": Array(config.hardfork.name.utf8),
+                "schema": [1],
+            ])
+            working = JournaledState(state: state)
+            hashes = [head.hash]
+        }
+        working.recordsChanges = true
+
+        self.chainId = chainId
+        self.hardfork = hardfork
+        self.config = config
+        self.store = store
+        self.lock = lock
+        self.working = working
+        self.committed = committed
+        self.head = head
+        self.headHash = hashes[hashes.count - 1]
+        self.hashes = hashes
+        var numbers: [Bytes32: UInt64] = [:]
+        for (i, hash) in hashes.enumerated() { numbers[hash] = UInt64(i) }
+        self.numbersByHash = numbers
+        self.automine = config.blockTime == nil
+        var keys: [Address: PrivateKey] = [:]
+        for account in config.devAccounts { if let key = account.privateKey { keys[account.address] = key } }
+        self.devKeys = keys
+        if let blockTime = config.blockTime { startIntervalMining(blockTime) }
+    }
+
+    /// Stops interval mining and releases the data directory's lock.
+    public func close() {
+        intervalTask?.cancel()
+        intervalTask = nil
+        lock?.release()
+        lock = nil
+        for continuation in headSubscribers.values { continuation.finish() }
+        headSubscribers = [:]
+    }
+
+    /// The data directory's lock (nil in memory); a node records its URL with ``ChainLock/setURL(_:)``.
+    public var dataDirectoryLock: ChainLock? { lock }
+
+    /// The addresses the chain can sign for (`eth_accounts`), in configuration order.
+    public nonisolated var accounts: [Address] { config.devAccounts.filter { $0.privateKey != nil }.map(\.address) }
+
+    // MARK: Genesis
+
+    static func genesisHeader(config: ChainConfig, stateRoot: Bytes32) -> BlockHeader {
+        let fork = config.hardfork
+        let timestamp = config.genesisTimestamp ?? config.clock.now() ?? 0
+        return BlockHeader(
+            parentHash: .zero, coinbase: config.coinbase, stateRoot: stateRoot,
+            difficulty: fork >= .paris ? .zero : .one, number: 0, gasLimit: config.gasLimit, timestamp: timestamp,
+            extraData: config.extraData, baseFeePerGas: fork >= .london ? config.initialBaseFee : nil,
+            withdrawalsRoot: fork >= .shanghai ? MerklePatriciaTrie.emptyRoot : nil,
+            blobGasUsed: fork >= .cancun ? 0 : nil, excessBlobGas: fork >= .cancun ? 0 : nil,
+            parentBeaconBlockRoot: fork >= .cancun ? .zero : nil,
+            requestsHash: fork >= .prague ? BlockHeader.emptyRequestsHash : nil)
+    }
+
+    static func encodeUInt64(_ value: UInt64) -> [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: value >> (56 - 8 * UInt64($0))) } }
+
+    static func decodeUInt64(_ bytes: [UInt8]) -> UInt64 { bytes.reduce(0) { $0 << 8 | UInt64($1) } }
+}
+
+/// A block with its full receipts, as the chain caches it.
+struct MinedBlock: Sendable {
+    var block: Block
+    var receipts: [Receipt]
+}
+
+/// What a snapshot restores.
+struct Snapshot {
+    var headNumber: UInt64
+    var working: JournaledState
+    var committed: CommittedState
+    var pool: TransactionPool
+    var timeOffset: UInt64
+    var pendingTimeJump: UInt64
+    var nextTimestamp: UInt64?
+}

@@ -1,0 +1,199 @@
+import EVM
+import EthereumPrimitives
+import EthereumTransactions
+
+/// What executing a valid transaction produced.
+public struct TransactionOutcome: Sendable {
+    /// How the outermost frame ended.
+    public var status: Status
+    /// Gas used after the refund: what the sender pays for and the block counts.
+    public var gasUsed: UInt64
+    /// The refund granted (already subtracted from `gasUsed`).
+    public var gasRefunded: UInt64
+    /// The logs (empty when the transaction failed).
+    public var logs: [Log]
+    /// Return data, or revert data.
+    public var output: [UInt8]
+    /// The new contract, for a successful creation.
+    public var createdAddress: Address?
+    /// Set when execution needed something this build cannot do; the outcome is then unreliable.
+    public var unsupportedReason: String?
+    /// The effective gas price paid per gas.
+    public var effectiveGasPrice: UInt256
+
+    /// True when the outermost frame succeeded (receipt status 1).
+    public var isSuccess: Bool { status == .stop || status == .returned || status == .selfDestructed }
+}
+
+/// Applies one transaction to a world state: validation against the state (EIP-1559 fees, blob
+/// gas, EIP-3607), buying gas, intrinsic gas, access-list warming, the call or creation, refunds
+/// with the fork's cap, the coinbase payment and EIP-161 clean-up.
+///
+/// A block builder calls it once per transaction with the gas the block has left; the returned
+/// `gasUsed` and logs make the receipt.
+public enum TransactionExecutor {
+    /// Executes `transaction` on `state` and ends the transaction (self-destructs and EIP-161
+    /// clean-up). On a validation error `state` is unchanged.
+    public static func execute<T: Tracer>(
+        _ transaction: ExecutableTransaction, state: inout WorldState, block: BlockEnvironment, fork: Hardfork,
+        blockGasAvailable: UInt64? = nil, blockHashes: @escaping @Sendable (UInt64) -> Bytes32 = { _ in .zero },
+        tracer: inout T, buffers: ExecutionBuffers = ExecutionBuffers()
+    ) throws(TransactionValidationError) -> TransactionOutcome {
+        var journaled = JournaledState(state: WorldState(), blockHashes: blockHashes)
+        swap(&journaled.state, &state)  // move, so the accounts are not copied on first write
+        defer { swap(&journaled.state, &state) }
+        let outcome = try execute(
+            transaction, in: &journaled, block: block, fork: fork, blockGasAvailable: blockGasAvailable,
+            tracer: &tracer, buffers: buffers)
+        journaled.finalize(rules: ForkRules(fork))
+        return outcome
+    }
+
+    /// Executes without tracing.
+    public static func execute(
+        _ transaction: ExecutableTransaction, state: inout WorldState, block: BlockEnvironment, fork: Hardfork,
+        blockGasAvailable: UInt64? = nil, blockHashes: @escaping @Sendable (UInt64) -> Bytes32 = { _ in .zero },
+        buffers: ExecutionBuffers = ExecutionBuffers()
+    ) throws(TransactionValidationError) -> TransactionOutcome {
+        var tracer = NoTracer()
+        return try execute(
+            transaction, state: &state, block: block, fork: fork, blockGasAvailable: blockGasAvailable,
+            blockHashes: blockHashes, tracer: &tracer, buffers: buffers)
+    }
+
+    /// Executes `transaction` in `journaled` without ending the transaction: the caller calls
+    /// ``JournaledState/finalize(rules:)`` (after any further changes that belong to the same
+    /// transaction, such as a test harness's zero-value coinbase reward). On a validation error
+    /// nothing is changed.
+    public static func execute<T: Tracer>(
+        _ transaction: ExecutableTransaction, in journaled: inout JournaledState, block: BlockEnvironment,
+        fork: Hardfork, blockGasAvailable: UInt64? = nil, tracer: inout T,
+        buffers: ExecutionBuffers = ExecutionBuffers()
+    ) throws(TransactionValidationError) -> TransactionOutcome {
+        let rules = ForkRules(fork)
+        let intrinsic = try validate(
+            transaction, state: journaled.state, block: block, rules: rules,
+            blockGasAvailable: blockGasAvailable ?? block.gasLimit)
+
+        let tx = transaction.transaction
+        let sender = transaction.sender
+        let gasPrice = effectiveGasPrice(tx, block: block, rules: rules)
+        let blobFee = UInt256(tx.blobGas) &* block.blobBaseFee
+        journaled.subtractBalance(sender, UInt256(tx.gasLimit) &* gasPrice &+ blobFee)
+
+        if rules.accessLists {
+            journaled.prewarm(sender)
+            if let to = tx.to { journaled.prewarm(to) }
+            for address in Precompiles.addresses(for: fork) { journaled.prewarm(address) }
+            for entry in tx.accessList {
+                journaled.prewarm(entry.address)
+                for key in entry.storageKeys { journaled.prewarm(entry.address, UInt256(key)) }
+            }
+            if rules.warmCoinbase { journaled.prewarm(block.coinbase) }
+        }
+
+        let gas = Int64(tx.gasLimit - intrinsic.gas)
+        let message: Message
+        if let to = tx.to {
+            journaled.setNonce(sender, tx.nonce + 1)
+            message = .call(from: sender, to: to, value: tx.value, input: tx.data, gas: gas)
+        } else {
+            message = .create(from: sender, value: tx.value, initCode: tx.data, gas: gas)
+        }
+
+        let environment = TransactionEnvironment(
+            origin: sender, gasPrice: gasPrice, blobHashes: tx.blobVersionedHashes)
+        var host = JournaledState(state: WorldState(), blockHashes: journaled.blockHashes)
+        swap(&host, &journaled)
+        var interpreter = Interpreter(
+            host: consume host, rules: rules, block: block, transaction: environment, tracer: tracer, buffers: buffers)
+        let result = interpreter.execute(message)
+        tracer = interpreter.tracer
+        swap(&interpreter.host, &journaled)
+
+        // Refund: at most gasUsed / 2 (gasUsed / 5 from EIP-3529).
+        let gasLeftBeforeRefund = UInt64(Swift.max(0, result.gasLeft))
+        let usedBeforeRefund = tx.gasLimit - gasLeftBeforeRefund
+        let refund = Swift.min(UInt64(Swift.max(0, result.gasRefund)), usedBeforeRefund / UInt64(rules.refundQuotient))
+        let gasLeftAfterRefund = gasLeftBeforeRefund + refund
+        // EIP-7623 (Prague): a transaction pays at least the calldata floor.
+        let gasUsed = Swift.max(tx.gasLimit - gasLeftAfterRefund, intrinsic.floor)
+        let gasLeft = tx.gasLimit - gasUsed
+        journaled.addBalance(sender, UInt256(gasLeft) &* gasPrice)
+
+        // The coinbase receives the priority fee (all of the gas price before London).
+        let tip = rules.baseFee ? gasPrice &- block.baseFee : gasPrice
+        journaled.addBalance(block.coinbase, UInt256(gasUsed) &* tip)
+
+        return TransactionOutcome(
+            status: result.status, gasUsed: gasUsed, gasRefunded: refund, logs: journaled.takeLogs(),
+            output: result.output, createdAddress: result.createdAddress, unsupportedReason: result.unsupportedReason,
+            effectiveGasPrice: gasPrice)
+    }
+
+    /// The price per gas the sender pays: the gas price, or from London min(fee cap, base fee + tip cap).
+    public static func effectiveGasPrice(_ tx: Transaction, block: BlockEnvironment, rules: ForkRules) -> UInt256 {
+        guard rules.baseFee, tx.gasPrice == nil else { return tx.maxFeePerGas }
+        let (withTip, overflow) = block.baseFee.addingReportingOverflow(tx.maxPriorityFeePerGas)
+        return overflow ? tx.maxFeePerGas : Swift.min(tx.maxFeePerGas, withTip)
+    }
+
+    /// Checks the transaction against the state and block, in geth's order (so that a transaction
+    /// breaking several rules reports the error the test suites expect); returns the intrinsic gas
+    /// and the EIP-7623 calldata floor.
+    public static func validate(
+        _ executable: ExecutableTransaction, state: WorldState, block: BlockEnvironment, rules: ForkRules,
+        blockGasAvailable: UInt64
+    ) throws(TransactionValidationError) -> (gas: UInt64, floor: UInt64) {
+        let fork = rules.fork
+        let tx = executable.transaction
+        if fork < tx.type.introducedIn || tx.type == .setCode { throw .typeNotSupported(type: tx.type.rawValue) }
+        let sender = state[executable.sender]
+        let accountNonce = sender?.nonce ?? 0
+        if accountNonce < tx.nonce { throw .nonceTooHigh(expected: accountNonce, got: tx.nonce) }
+        if accountNonce > tx.nonce { throw .nonceTooLow(expected: accountNonce, got: tx.nonce) }
+        if accountNonce == UInt64.max { throw .nonceMax }
+        if let sender, sender.codeHash != .emptyCodeHash { throw .senderNotEOA }  // EIP-3607
+
+        if rules.baseFee {
+            if tx.maxFeePerGas < tx.maxPriorityFeePerGas { throw .tipAboveFeeCap }
+            if tx.maxFeePerGas < block.baseFee { throw .feeCapBelowBaseFee }
+        }
+        if tx.type == .blob {
+            if tx.to == nil { throw .blobTransactionCreate }
+            if tx.blobVersionedHashes.isEmpty { throw .noBlobs }
+            if tx.blobVersionedHashes.count > BlobGas.maxBlobsPerBlock {
+                throw .tooManyBlobs(tx.blobVersionedHashes.count)
+            }
+            for hash in tx.blobVersionedHashes where hash.words.0 >> 56 != 0x01 { throw .invalidBlobVersionedHash }
+        }
+        let maxFeePerBlobGas = tx.maxFeePerBlobGas ?? .zero
+        if rules.blobs && tx.blobGas > 0 && maxFeePerBlobGas < block.blobBaseFee { throw .blobFeeCapTooLow }
+
+        // Balance for gasLimit × fee cap + value (+ blob gas × blob fee cap), without overflow.
+        let balance = sender?.balance ?? .zero
+        let (gasCost, o1) = UInt256(tx.gasLimit).multipliedReportingOverflow(by: tx.maxFeePerGas)
+        var (required, o2) = gasCost.addingReportingOverflow(tx.value)
+        var o3 = false
+        if rules.blobs && tx.blobGas > 0 {
+            let (blobCost, o4) = UInt256(tx.blobGas).multipliedReportingOverflow(by: maxFeePerBlobGas)
+            (required, o3) = required.addingReportingOverflow(blobCost)
+            o3 = o3 || o4
+        }
+        if o1 || o2 || o3 || balance < required { throw .insufficientFunds }
+        if tx.gasLimit > blockGasAvailable || tx.gasLimit > UInt64(Int64.max) { throw .gasLimitExceedsBlock }
+
+        let intrinsic = tx.intrinsicGas(fork: fork)
+        if tx.gasLimit < intrinsic.gas { throw .intrinsicGasTooLow(intrinsic: intrinsic.gas, limit: tx.gasLimit) }
+        if tx.gasLimit < intrinsic.floor { throw .intrinsicGasTooLow(intrinsic: intrinsic.floor, limit: tx.gasLimit) }
+
+        // The value must still be affordable after buying gas at the effective price.
+        let paid = UInt256(tx.gasLimit) &* effectiveGasPrice(tx, block: block, rules: rules)
+            &+ UInt256(tx.blobGas) &* block.blobBaseFee
+        if !tx.value.isZero && balance &- paid < tx.value { throw .insufficientFunds }
+        if let limit = rules.maxInitCodeSize, tx.to == nil, tx.data.count > limit {
+            throw .initCodeTooLarge(tx.data.count)
+        }
+        return intrinsic
+    }
+}

@@ -1,0 +1,325 @@
+import EVM
+import EthereumPrimitives
+
+/// The world state during one transaction: the accounts, plus everything that lives only for the
+/// transaction (the journal that undoes a failed frame, EIP-2929 warm sets, EIP-1153 transient
+/// storage, original storage values for EIP-2200, accounts created for EIP-6780, self-destructs,
+/// logs). It is the interpreter's ``Host``.
+///
+/// Changes are written straight into ``state``; each one appends an undo entry to the journal, and
+/// ``revert(to:)`` replays entries backwards. ``finalize(rules:)`` ends the transaction: it deletes
+/// self-destructed accounts and (EIP-161) touched empty accounts and clears the transaction's sets.
+public struct JournaledState: Host {
+    /// The current state, including uncommitted changes of the running transaction.
+    public var state: WorldState
+    /// Logs emitted so far in the transaction.
+    public private(set) var logs: [Log] = []
+    /// BLOCKHASH's source.
+    public var blockHashes: @Sendable (UInt64) -> Bytes32
+
+    @usableFromInline var journal: [JournalEntry] = []
+    @usableFromInline var originalValues: [StorageSlot: UInt256] = [:]
+    @usableFromInline var warmAccounts: Set<Address> = []
+    @usableFromInline var warmSlots: Set<StorageSlot> = []
+    @usableFromInline var transient: [StorageSlot: UInt256] = [:]
+    @usableFromInline var createdInTransaction: Set<Address> = []
+    @usableFromInline var selfDestructed: Set<Address> = []
+    /// EIP-161's exception for mainnet block 2675119: a touch of RIPEMD-160 (0x03) survives a revert.
+    @usableFromInline var ripemdTouched = false
+    /// When true, ``finalize(rules:)`` adds what the transaction changed to ``changes`` (off by
+    /// default: only a block builder needs it).
+    public var recordsChanges = false
+    /// What finalized transactions changed since the last ``takeChanges()`` (with ``recordsChanges``).
+    public private(set) var changes = StateChanges()
+
+    /// Wraps `state`; `blockHashes` answers BLOCKHASH.
+    public init(state: WorldState, blockHashes: @escaping @Sendable (UInt64) -> Bytes32 = { _ in .zero }) {
+        self.state = state
+        self.blockHashes = blockHashes
+    }
+
+    // MARK: Transaction boundaries
+
+    /// Ends the transaction: removes self-destructed accounts and, when `rules` has EIP-161, every
+    /// empty account the transaction touched; then forgets the journal and the transaction's sets.
+    public mutating func finalize(rules: ForkRules) {
+        if recordsChanges { recordChanges() }
+        for address in selfDestructed { state.accounts[address] = nil }
+        if rules.emptyAccountsAreDead {
+            var dirty = Set<Address>()
+            for entry in journal { if let address = entry.address { dirty.insert(address) } }
+            if ripemdTouched { dirty.insert(Self.ripemd) }
+            for address in dirty where state.accounts[address]?.isEmpty == true {
+                if recordsChanges, changes.clearedStorage[address] == nil {
+                    changes.clearedStorage[address] = state.accounts[address]?.storage ?? [:]
+                }
+                state.accounts[address] = nil
+            }
+        }
+        journal.removeAll(keepingCapacity: true)
+        originalValues.removeAll(keepingCapacity: true)
+        warmAccounts.removeAll(keepingCapacity: true)
+        warmSlots.removeAll(keepingCapacity: true)
+        transient.removeAll(keepingCapacity: true)
+        createdInTransaction.removeAll(keepingCapacity: true)
+        selfDestructed.removeAll(keepingCapacity: true)
+        ripemdTouched = false
+    }
+
+    /// Returns the recorded changes and starts a new, empty record.
+    public mutating func takeChanges() -> StateChanges {
+        defer { changes = StateChanges() }
+        return changes
+    }
+
+    /// Adds the running transaction's journal to ``changes`` (before ``finalize(rules:)`` deletes
+    /// accounts and forgets the journal).
+    private mutating func recordChanges() {
+        for entry in journal {
+            switch entry {
+            case .storage(let address, let key, _):
+                changes.accounts.insert(address)
+                changes.slots[address, default: []].insert(key)
+            case .replaced(let address, let old):
+                changes.accounts.insert(address)
+                if changes.clearedStorage[address] == nil { changes.clearedStorage[address] = old.storage }
+            default:
+                if let address = entry.address { changes.accounts.insert(address) }
+            }
+        }
+        if ripemdTouched { changes.accounts.insert(Self.ripemd) }
+        for address in selfDestructed {
+            changes.accounts.insert(address)
+            if changes.clearedStorage[address] == nil {
+                changes.clearedStorage[address] = state.accounts[address]?.storage ?? [:]
+            }
+        }
+    }
+
+    /// Takes the transaction's logs, leaving none.
+    public mutating func takeLogs() -> [Log] {
+        defer { logs = [] }
+        return logs
+    }
+
+    static let ripemd = Address(bytes: [UInt8](repeating: 0, count: 19) + [3]) ?? .zero
+
+    // MARK: Host: accounts
+
+    public func accountExists(_ address: Address) -> Bool { state.accounts[address] != nil }
+
+    public func isDeadAccount(_ address: Address) -> Bool { state.accounts[address]?.isEmpty ?? true }
+
+    public func balance(of address: Address) -> UInt256 { state.accounts[address]?.balance ?? .zero }
+
+    public func nonce(of address: Address) -> UInt64 { state.accounts[address]?.nonce ?? 0 }
+
+    public func code(at address: Address) -> [UInt8] { state.accounts[address]?.code ?? [] }
+
+    public func codeHash(at address: Address) -> Bytes32 { state.accounts[address]?.codeHash ?? .emptyCodeHash }
+
+    public func codeSize(at address: Address) -> Int { state.accounts[address]?.code.count ?? 0 }
+
+    public func hasStorage(_ address: Address) -> Bool { !(state.accounts[address]?.storage.isEmpty ?? true) }
+
+    /// Creates the account if it does not exist (journaled).
+    @inlinable
+    mutating func ensureAccount(_ address: Address) {
+        if state.accounts[address] == nil {
+            state.accounts[address] = Account()
+            journal.append(.created(address))
+        }
+    }
+
+    public mutating func addBalance(_ address: Address, _ amount: UInt256) {
+        ensureAccount(address)
+        if amount.isZero {
+            touch(address)
+            return
+        }
+        let old = state.accounts[address]?.balance ?? .zero
+        journal.append(.balance(address, old))
+        state.accounts[address]?.balance = old &+ amount
+    }
+
+    public mutating func subtractBalance(_ address: Address, _ amount: UInt256) {
+        if amount.isZero { return }
+        ensureAccount(address)
+        let old = state.accounts[address]?.balance ?? .zero
+        journal.append(.balance(address, old))
+        state.accounts[address]?.balance = old &- amount
+    }
+
+    public mutating func setNonce(_ address: Address, _ nonce: UInt64) {
+        ensureAccount(address)
+        journal.append(.nonce(address, state.accounts[address]?.nonce ?? 0))
+        state.accounts[address]?.nonce = nonce
+    }
+
+    public mutating func setCode(_ address: Address, _ code: [UInt8]) {
+        ensureAccount(address)
+        let old = state.accounts[address] ?? Account()
+        journal.append(.code(address, old.code, old.codeHash))
+        state.accounts[address]?.setCode(code)
+    }
+
+    public mutating func createContractAccount(_ address: Address) {
+        if let old = state.accounts[address] {
+            journal.append(.replaced(address, old))
+            state.accounts[address] = Account(nonce: 0, balance: old.balance)
+        } else {
+            state.accounts[address] = Account()
+            journal.append(.created(address))
+        }
+        if createdInTransaction.insert(address).inserted { journal.append(.createdInTransaction(address)) }
+    }
+
+    public mutating func touch(_ address: Address) {
+        ensureAccount(address)
+        journal.append(.touched(address))
+        if address == Self.ripemd { ripemdTouched = true }
+    }
+
+    // MARK: Host: self-destruct
+
+    public mutating func markSelfDestructed(_ address: Address) -> Bool {
+        let old = state.accounts[address]?.balance ?? .zero
+        if !old.isZero {
+            journal.append(.balance(address, old))
+            state.accounts[address]?.balance = .zero
+        }
+        guard selfDestructed.insert(address).inserted else { return false }
+        journal.append(.selfDestructed(address))
+        return true
+    }
+
+    public func isCreatedInTransaction(_ address: Address) -> Bool { createdInTransaction.contains(address) }
+
+    // MARK: Host: storage
+
+    public func storage(_ address: Address, _ key: UInt256) -> UInt256 {
+        state.accounts[address]?.storage[key] ?? .zero
+    }
+
+    public func originalStorage(_ address: Address, _ key: UInt256) -> UInt256 {
+        originalValues[StorageSlot(address: address, key: key)] ?? storage(address, key)
+    }
+
+    public mutating func setStorage(_ address: Address, _ key: UInt256, _ value: UInt256) {
+        ensureAccount(address)
+        let old = state.accounts[address]?.storage[key] ?? .zero
+        let slot = StorageSlot(address: address, key: key)
+        if originalValues[slot] == nil { originalValues[slot] = old }
+        journal.append(.storage(address, key, old))
+        state.accounts[address]?.storage[key] = value.isZero ? nil : value
+    }
+
+    public func transientStorage(_ address: Address, _ key: UInt256) -> UInt256 {
+        transient[StorageSlot(address: address, key: key)] ?? .zero
+    }
+
+    public mutating func setTransientStorage(_ address: Address, _ key: UInt256, _ value: UInt256) {
+        let slot = StorageSlot(address: address, key: key)
+        journal.append(.transient(slot, transient[slot] ?? .zero))
+        transient[slot] = value.isZero ? nil : value
+    }
+
+    // MARK: Host: access sets
+
+    public mutating func warmAccount(_ address: Address) -> Bool {
+        guard warmAccounts.insert(address).inserted else { return false }
+        journal.append(.warmAccount(address))
+        return true
+    }
+
+    public mutating func warmSlot(_ address: Address, _ key: UInt256) -> Bool {
+        let slot = StorageSlot(address: address, key: key)
+        guard warmSlots.insert(slot).inserted else { return false }
+        journal.append(.warmSlot(slot))
+        return true
+    }
+
+    // MARK: Host: logs, journal, chain
+
+    public mutating func emitLog(_ log: Log) {
+        logs.append(log)
+        journal.append(.log)
+    }
+
+    public mutating func checkpoint() -> Int { journal.count }
+
+    public mutating func revert(to checkpoint: Int) {
+        while journal.count > checkpoint {
+            switch journal.removeLast() {
+            case .created(let address): state.accounts[address] = nil
+            case .replaced(let address, let account): state.accounts[address] = account
+            case .balance(let address, let old): state.accounts[address]?.balance = old
+            case .nonce(let address, let old): state.accounts[address]?.nonce = old
+            case .code(let address, let code, let hash): state.accounts[address]?.restoreCode(code, hash: hash)
+            case .storage(let address, let key, let old): state.accounts[address]?.storage[key] = old.isZero ? nil : old
+            case .transient(let slot, let old): transient[slot] = old.isZero ? nil : old
+            case .warmAccount(let address): warmAccounts.remove(address)
+            case .warmSlot(let slot): warmSlots.remove(slot)
+            case .touched: break
+            case .createdInTransaction(let address): createdInTransaction.remove(address)
+            case .selfDestructed(let address): selfDestructed.remove(address)
+            case .log: logs.removeLast()
+            }
+        }
+    }
+
+    public func blockHash(_ number: UInt64) -> Bytes32 { blockHashes(number) }
+
+    // MARK: Transaction-level helpers (used by the executor)
+
+    /// Marks an account warm without journaling (the transaction's initial access list).
+    public mutating func prewarm(_ address: Address) { warmAccounts.insert(address) }
+
+    /// Marks a slot warm without journaling (the transaction's initial access list).
+    public mutating func prewarm(_ address: Address, _ key: UInt256) {
+        warmSlots.insert(StorageSlot(address: address, key: key))
+    }
+}
+
+/// An (account, key) pair naming a storage slot.
+public struct StorageSlot: Hashable, Sendable {
+    /// The account.
+    public var address: Address
+    /// The slot key.
+    public var key: UInt256
+
+    /// Creates a slot name.
+    public init(address: Address, key: UInt256) {
+        self.address = address
+        self.key = key
+    }
+}
+
+/// One undo record of the journal.
+@usableFromInline
+enum JournalEntry {
+    case created(Address)
+    case replaced(Address, Account)
+    case balance(Address, UInt256)
+    case nonce(Address, UInt64)
+    case code(Address, [UInt8], Bytes32)
+    case storage(Address, UInt256, UInt256)
+    case transient(StorageSlot, UInt256)
+    case warmAccount(Address)
+    case warmSlot(StorageSlot)
+    case touched(Address)
+    case createdInTransaction(Address)
+    case selfDestructed(Address)
+    case log
+
+    /// The account whose state the entry changed (EIP-161 "touched"), if any.
+    var address: Address? {
+        switch self {
+        case .created(let a), .replaced(let a, _), .balance(let a, _), .nonce(let a, _), .code(let a, _, _),
+            .storage(let a, _, _), .touched(let a):
+            return a
+        default:
+            return nil
+        }
+    }
+}

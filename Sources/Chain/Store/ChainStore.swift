@@ -1,0 +1,434 @@
+import EVM
+import EthereumPrimitives
+import EthereumTransactions
+import Foundation
+import GRDB
+
+/// The SQLite database of a dev chain (through GRDB): blocks, transactions, receipts, logs indexed
+/// for `eth_getLogs`, the state of the head block (accounts, storage, code), and one reverse state
+/// diff per block. Everything a block adds — including its state changes — is written in one SQLite
+/// transaction, so the file always holds a whole number of blocks whose state matches the head.
+///
+/// On disk the file is `<dir>/chain.sqlite` in WAL mode with `synchronous = NORMAL`: a committed
+/// transaction survives the process being killed at any instant (it is in the WAL before the commit
+/// returns); an operating-system crash may lose the last blocks but never leaves a partial one.
+struct ChainStore: Sendable {
+    private let queue: DatabaseQueue
+    /// The database file, nil in memory.
+    let path: String?
+
+    /// Opens (creating if needed) the database for `storage`.
+    init(storage: ChainStorage) throws(ChainError) {
+        do {
+            var config = Configuration()
+            config.label = "carchain.chain"
+            switch storage {
+            case .memory:
+                queue = try DatabaseQueue(configuration: config)
+                path = nil
+            case .directory(let url):
+                try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+                config.journalMode = .wal
+                config.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+                let file = url.appendingPathComponent("chain.sqlite").path
+                queue = try DatabaseQueue(path: file, configuration: config)
+                path = file
+            }
+            try queue.write { db in try Self.createSchema(db) }
+        } catch let error as ChainError {
+            throw error
+        } catch {
+            throw .storage("cannot open the database: \(error)")
+        }
+    }
+
+    private static func createSchema(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value BLOB NOT NULL) WITHOUT ROWID;
+                CREATE TABLE IF NOT EXISTS blocks (
+                    number INTEGER PRIMARY KEY, hash BLOB NOT NULL UNIQUE, header BLOB NOT NULL);
+                CREATE TABLE IF NOT EXISTS transactions (
+                    hash BLOB PRIMARY KEY, block_number INTEGER NOT NULL, idx INTEGER NOT NULL,
+                    sender BLOB NOT NULL, raw BLOB NOT NULL) WITHOUT ROWID;
+                CREATE UNIQUE INDEX IF NOT EXISTS transactions_position ON transactions (block_number, idx);
+                CREATE TABLE IF NOT EXISTS receipts (
+                    block_number INTEGER NOT NULL, idx INTEGER NOT NULL, data BLOB NOT NULL,
+                    PRIMARY KEY (block_number, idx)) WITHOUT ROWID;
+                CREATE TABLE IF NOT EXISTS logs (
+                    block_number INTEGER NOT NULL, log_index INTEGER NOT NULL, tx_index INTEGER NOT NULL,
+                    address BLOB NOT NULL, topic0 BLOB, topic1 BLOB, topic2 BLOB, topic3 BLOB, data BLOB NOT NULL,
+                    PRIMARY KEY (block_number, log_index)) WITHOUT ROWID;
+                CREATE INDEX IF NOT EXISTS logs_address ON logs (address, block_number);
+                CREATE INDEX IF NOT EXISTS logs_topic0 ON logs (topic0, block_number);
+                CREATE TABLE IF NOT EXISTS accounts (
+                    address BLOB PRIMARY KEY, nonce INTEGER NOT NULL, balance BLOB NOT NULL,
+                    code_hash BLOB NOT NULL) WITHOUT ROWID;
+                CREATE TABLE IF NOT EXISTS code (hash BLOB PRIMARY KEY, code BLOB NOT NULL) WITHOUT ROWID;
+                CREATE TABLE IF NOT EXISTS storage (
+                    address BLOB NOT NULL, slot BLOB NOT NULL, value BLOB NOT NULL,
+                    PRIMARY KEY (address, slot)) WITHOUT ROWID;
+                CREATE TABLE IF NOT EXISTS state_diffs (block_number INTEGER PRIMARY KEY, diff BLOB NOT NULL);
+                """)
+    }
+
+    /// Runs `body` and turns SQLite errors into ``ChainError/storage(_:)``.
+    private func guarded<T>(_ what: String, _ body: () throws -> T) throws(ChainError) -> T {
+        do { return try body() } catch let error as ChainError { throw error } catch {
+            throw .storage("\(what): \(error)")
+        }
+    }
+
+    // MARK: Meta
+
+    /// A metadata value.
+    func meta(_ key: String) throws(ChainError) -> [UInt8]? {
+        try guarded("reading meta \(key)") {
+            try queue.read { db in
+                try Data.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key]).map { [UInt8]($0) }
+            }
+        }
+    }
+
+    /// Sets metadata values in one transaction.
+    func setMeta(_ values: [String: [UInt8]]) throws(ChainError) {
+        try guarded("writing meta") {
+            try queue.write { db in
+                for (key, value) in values {
+                    try db.execute(
+                        sql: "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", arguments: [key, Data(value)])
+                }
+            }
+        }
+    }
+
+    // MARK: Writing blocks
+
+    /// Everything one block adds to the database.
+    struct BlockWrite: Sendable {
+        var header: BlockHeader
+        var hash: Bytes32
+        var transactions: [SignedTransaction]
+        var senders: [Address]
+        var receipts: [StoredReceipt]
+        /// The block's logs with their transaction index, in block order.
+        var logs: [(transactionIndex: Int, log: Log)]
+        var diff: StateDiff
+        var state: CommittedState.Writes
+    }
+
+    /// Writes a block and its state changes atomically.
+    func commit(_ block: BlockWrite) throws(ChainError) {
+        try guarded("committing block \(block.header.number)") {
+            try queue.write { db in try Self.insert(block, db) }
+        }
+    }
+
+    private static func insert(_ block: BlockWrite, _ db: Database) throws {
+        let number = Int64(bitPattern: block.header.number)
+        try db.cachedStatement(sql: "INSERT INTO blocks (number, hash, header) VALUES (?, ?, ?)")
+            .execute(arguments: [number, Data(block.hash.bytes), Data(block.header.encoded)])
+        let txInsert = try db.cachedStatement(
+            sql: "INSERT INTO transactions (hash, block_number, idx, sender, raw) VALUES (?, ?, ?, ?, ?)")
+        for (i, tx) in block.transactions.enumerated() {
+            try txInsert.execute(arguments: [
+                Data(tx.hash.bytes), number, i, Data(block.senders[i].bytes), Data(tx.encoded),
+            ])
+        }
+        let receiptInsert = try db.cachedStatement(
+            sql: "INSERT INTO receipts (block_number, idx, data) VALUES (?, ?, ?)")
+        for (i, receipt) in block.receipts.enumerated() {
+            try receiptInsert.execute(arguments: [number, i, Data(receipt.encoded)])
+        }
+        let logInsert = try db.cachedStatement(
+            sql: """
+                INSERT INTO logs (block_number, log_index, tx_index, address, topic0, topic1, topic2, topic3, data)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+        for (i, entry) in block.logs.enumerated() {
+            let topics = entry.log.topics
+            func topic(_ n: Int) -> Data? { n < topics.count ? Data(topics[n].bytes) : nil }
+            try logInsert.execute(arguments: [
+                number, i, entry.transactionIndex, Data(entry.log.address.bytes), topic(0), topic(1), topic(2),
+                topic(3), Data(entry.log.data),
+            ])
+        }
+        try db.cachedStatement(sql: "INSERT INTO state_diffs (block_number, diff) VALUES (?, ?)")
+            .execute(arguments: [number, Data(block.diff.encoded)])
+        try writeState(block.state, db)
+    }
+
+    private static func writeState(_ writes: CommittedState.Writes, _ db: Database) throws {
+        let upsertAccount = try db.cachedStatement(
+            sql: "INSERT OR REPLACE INTO accounts (address, nonce, balance, code_hash) VALUES (?, ?, ?, ?)")
+        let deleteAccount = try db.cachedStatement(sql: "DELETE FROM accounts WHERE address = ?")
+        let clearStorage = try db.cachedStatement(sql: "DELETE FROM storage WHERE address = ?")
+        for (address, fields) in writes.accounts {
+            let key = Data(address.bytes)
+            if let fields {
+                try upsertAccount.execute(arguments: [
+                    key, Int64(bitPattern: fields.nonce), Data(fields.balance.bigEndianBytes), Data(fields.codeHash.bytes),
+                ])
+            } else {
+                try deleteAccount.execute(arguments: [key])
+                try clearStorage.execute(arguments: [key])
+            }
+        }
+        for address in writes.clearedStorage { try clearStorage.execute(arguments: [Data(address.bytes)]) }
+        let upsertSlot = try db.cachedStatement(
+            sql: "INSERT OR REPLACE INTO storage (address, slot, value) VALUES (?, ?, ?)")
+        let deleteSlot = try db.cachedStatement(sql: "DELETE FROM storage WHERE address = ? AND slot = ?")
+        for (address, key, value) in writes.storage {
+            if value.isZero {
+                try deleteSlot.execute(arguments: [Data(address.bytes), Data(key.bigEndianBytes)])
+            } else {
+                try upsertSlot.execute(arguments: [
+                    Data(address.bytes), Data(key.bigEndianBytes), Data(value.bigEndianBytes),
+                ])
+            }
+        }
+        let insertCode = try db.cachedStatement(sql: "INSERT OR IGNORE INTO code (hash, code) VALUES (?, ?)")
+        for (hash, code) in writes.codes where !code.isEmpty {
+            try insertCode.execute(arguments: [Data(hash.bytes), Data(code)])
+        }
+    }
+
+    // MARK: Rewinding (snapshot revert)
+
+    /// Removes every block above `number` and turns the state tables back into the state of block
+    /// `number` by applying the stored reverse diffs, newest first, in one transaction.
+    func rewind(to number: UInt64) throws(ChainError) {
+        try guarded("rewinding to block \(number)") {
+            try queue.write { db in
+                let from = Int64(bitPattern: number)
+                let rows = try Row.fetchAll(
+                    db, sql: "SELECT block_number, diff FROM state_diffs WHERE block_number > ? ORDER BY block_number DESC",
+                    arguments: [from])
+                for row in rows {
+                    let blob: Data = row[1]
+                    let diff = try StateDiff(encoded: [UInt8](blob))
+                    try Self.revertState(diff, db)
+                }
+                try db.execute(sql: "DELETE FROM blocks WHERE number > ?", arguments: [from])
+                for table in ["transactions", "receipts", "logs", "state_diffs"] {
+                    try db.execute(sql: "DELETE FROM \(table) WHERE block_number > ?", arguments: [from])
+                }
+            }
+        }
+    }
+
+    private static func revertState(_ diff: StateDiff, _ db: Database) throws {
+        var writes = CommittedState.Writes()
+        for (address, account) in diff.accounts {
+            guard let pre = account.pre else {
+                writes.accounts.append((address, nil))
+                continue
+            }
+            writes.accounts.append((address, pre))
+            if account.storageCleared { writes.clearedStorage.append(address) }
+            for (key, value) in account.slots { writes.storage.append((address, key, value)) }
+        }
+        try writeState(writes, db)
+    }
+
+    // MARK: Reading
+
+    /// The highest block number, nil for an empty database.
+    func headNumber() throws(ChainError) -> UInt64? {
+        try guarded("reading the head") {
+            try queue.read { db in
+                try Int64.fetchOne(db, sql: "SELECT MAX(number) FROM blocks").map { UInt64(bitPattern: $0) }
+            }
+        }
+    }
+
+    /// A block's header.
+    func header(number: UInt64) throws(ChainError) -> BlockHeader? {
+        let bytes = try guarded("reading block \(number)") {
+            try queue.read { db in
+                try Data.fetchOne(
+                    db, sql: "SELECT header FROM blocks WHERE number = ?", arguments: [Int64(bitPattern: number)])
+            }
+        }
+        guard let bytes else { return nil }
+        do { return try BlockHeader(encoded: [UInt8](bytes)) } catch {
+            throw .storage("block \(number): bad header encoding: \(error)")
+        }
+    }
+
+    /// The number of the block with `hash`.
+    func number(hash: Bytes32) throws(ChainError) -> UInt64? {
+        try guarded("looking up block \(hash)") {
+            try queue.read { db in
+                try Int64.fetchOne(db, sql: "SELECT number FROM blocks WHERE hash = ?", arguments: [Data(hash.bytes)])
+                    .map { UInt64(bitPattern: $0) }
+            }
+        }
+    }
+
+    /// All block hashes from `from` up, in order (for the in-memory hash index).
+    func hashes(from: UInt64) throws(ChainError) -> [Bytes32] {
+        try guarded("reading block hashes") {
+            try queue.read { db in
+                try Data.fetchAll(
+                    db, sql: "SELECT hash FROM blocks WHERE number >= ? ORDER BY number",
+                    arguments: [Int64(bitPattern: from)]
+                ).map { Bytes32([UInt8]($0)) ?? .zero }
+            }
+        }
+    }
+
+    /// A block's transactions and senders, in order.
+    func transactions(block number: UInt64) throws(ChainError) -> [(SignedTransaction, Address)] {
+        let rows = try guarded("reading transactions of block \(number)") {
+            try queue.read { db in
+                try Row.fetchAll(
+                    db, sql: "SELECT raw, sender FROM transactions WHERE block_number = ? ORDER BY idx",
+                    arguments: [Int64(bitPattern: number)])
+            }
+        }
+        var out: [(SignedTransaction, Address)] = []
+        for row in rows {
+            let raw: Data = row[0]
+            let sender: Data = row[1]
+            do {
+                out.append((try SignedTransaction.decode([UInt8](raw)), Address(bytes: [UInt8](sender)) ?? .zero))
+            } catch {
+                throw .storage("block \(number): bad transaction encoding: \(error)")
+            }
+        }
+        return out
+    }
+
+    /// Where a mined transaction is: block number and index.
+    func transactionPosition(hash: Bytes32) throws(ChainError) -> (block: UInt64, index: Int)? {
+        try guarded("looking up transaction \(hash)") {
+            try queue.read { db in
+                try Row.fetchOne(
+                    db, sql: "SELECT block_number, idx FROM transactions WHERE hash = ?", arguments: [Data(hash.bytes)]
+                ).map { row in (UInt64(bitPattern: row[0] as Int64), row[1] as Int) }
+            }
+        }
+    }
+
+    /// A block's stored receipts, in order.
+    func receipts(block number: UInt64) throws(ChainError) -> [StoredReceipt] {
+        let blobs = try guarded("reading receipts of block \(number)") {
+            try queue.read { db in
+                try Data.fetchAll(
+                    db, sql: "SELECT data FROM receipts WHERE block_number = ? ORDER BY idx",
+                    arguments: [Int64(bitPattern: number)])
+            }
+        }
+        var out: [StoredReceipt] = []
+        for blob in blobs {
+            do { out.append(try StoredReceipt(encoded: [UInt8](blob))) } catch {
+                throw .storage("block \(number): bad receipt encoding: \(error)")
+            }
+        }
+        return out
+    }
+
+    /// A row of the logs table.
+    struct LogRow: Sendable {
+        var blockNumber: UInt64
+        var logIndex: Int
+        var transactionIndex: Int
+        var transactionHash: Bytes32
+        var log: Log
+    }
+
+    /// The logs of blocks `from...to` matching the address and per-position topic sets (an empty
+    /// set matches anything), in chain order; uses the address and topic0 indexes.
+    func logs(from: UInt64, to: UInt64, addresses: [Address], topics: [[Bytes32]]) throws(ChainError) -> [LogRow] {
+        var sql = "SELECT l.block_number, l.log_index, l.tx_index, l.address, l.topic0, l.topic1, l.topic2, l.topic3,"
+            + " l.data, t.hash FROM logs l JOIN transactions t ON t.block_number = l.block_number AND t.idx = l.tx_index"
+            + " WHERE l.block_number BETWEEN ? AND ?"
+        var arguments: [(any DatabaseValueConvertible)?] = [Int64(bitPattern: from), Int64(bitPattern: to)]
+        if !addresses.isEmpty {
+            sql += " AND l.address IN (" + Array(repeating: "?", count: addresses.count).joined(separator: ",") + ")"
+            arguments += addresses.map { Data($0.bytes) }
+        }
+        for (position, alternatives) in topics.prefix(4).enumerated() where !alternatives.isEmpty {
+            sql += " AND l.topic\(position) IN (" + Array(repeating: "?", count: alternatives.count).joined(separator: ",") + ")"
+            arguments += alternatives.map { Data($0.bytes) }
+        }
+        sql += " ORDER BY l.block_number, l.log_index"
+        let finalSQL = sql
+        let args = StatementArguments(arguments)
+        let rows = try guarded("querying logs") { try queue.read { db in try Row.fetchAll(db, sql: finalSQL, arguments: args) } }
+        return rows.map { row in
+            var topics: [Bytes32] = []
+            for column in 4...7 {
+                guard let data = row[column] as Data?, let topic = Bytes32([UInt8](data)) else { break }
+                topics.append(topic)
+            }
+            let address: Data = row[3]
+            let data: Data = row[8]
+            let txHash: Data = row[9]
+            return LogRow(
+                blockNumber: UInt64(bitPattern: row[0] as Int64), logIndex: row[1], transactionIndex: row[2],
+                transactionHash: Bytes32([UInt8](txHash)) ?? .zero,
+                log: Log(address: Address(bytes: [UInt8](address)) ?? .zero, topics: topics, data: [UInt8](data)))
+        }
+    }
+
+    /// The logs of one block, in order.
+    func logs(block number: UInt64) throws(ChainError) -> [LogRow] {
+        try logs(from: number, to: number, addresses: [], topics: [])
+    }
+
+    /// The reverse state diffs of blocks `from...to`, by number.
+    func diffs(from: UInt64, to: UInt64) throws(ChainError) -> [UInt64: StateDiff] {
+        let rows = try guarded("reading state diffs") {
+            try queue.read { db in
+                try Row.fetchAll(
+                    db, sql: "SELECT block_number, diff FROM state_diffs WHERE block_number BETWEEN ? AND ?",
+                    arguments: [Int64(bitPattern: from), Int64(bitPattern: to)])
+            }
+        }
+        var out: [UInt64: StateDiff] = [:]
+        for row in rows {
+            let number = UInt64(bitPattern: row[0] as Int64)
+            let blob: Data = row[1]
+            do { out[number] = try StateDiff(encoded: [UInt8](blob)) } catch {
+                throw .storage("block \(number): bad state diff: \(error)")
+            }
+        }
+        return out
+    }
+
+    /// The state tables as a world state.
+    func loadState() throws(ChainError) -> WorldState {
+        try guarded("loading the state") {
+            try queue.read { db in
+                var codes: [Data: [UInt8]] = [:]
+                for row in try Row.fetchAll(db, sql: "SELECT hash, code FROM code") {
+                    codes[row[0] as Data] = [UInt8](row[1] as Data)
+                }
+                var state = WorldState()
+                for row in try Row.fetchAll(db, sql: "SELECT address, nonce, balance, code_hash FROM accounts") {
+                    guard let address = Address(bytes: [UInt8](row[0] as Data)) else {
+                        throw ChainError.storage("accounts table: bad address")
+                    }
+                    let hash: Data = row[3]
+                    let code = codes[hash] ?? []
+                    if code.isEmpty && Bytes32([UInt8](hash)) != .emptyCodeHash {
+                        throw ChainError.storage("account \(address): code \(Hex.encode([UInt8](hash))) missing")
+                    }
+                    state.accounts[address] = Account(
+                        nonce: UInt64(bitPattern: row[1] as Int64),
+                        balance: UInt256(truncatingBigEndian: [UInt8](row[2] as Data)), code: code)
+                }
+                for row in try Row.fetchAll(db, sql: "SELECT address, slot, value FROM storage") {
+                    guard let address = Address(bytes: [UInt8](row[0] as Data)), state.accounts[address] != nil else {
+                        throw ChainError.storage("storage table: slot of a missing account")
+                    }
+                    let slot = UInt256(truncatingBigEndian: [UInt8](row[1] as Data))
+                    state.accounts[address]?.storage[slot] = UInt256(truncatingBigEndian: [UInt8](row[2] as Data))
+                }
+                return state
+            }
+        }
+    }
+}

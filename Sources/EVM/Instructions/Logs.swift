@@ -1,0 +1,19 @@
+import EthereumPrimitives
+
+// Logging: LOG0–LOG4. The static gas (375 + 375 per topic) is in the table; the data costs 8 per byte.
+extension Interpreter {
+    /// LOGn: appends a log entry with `topics` topics (not allowed in a static context).
+    @inlinable @inline(__always)
+    mutating func opLog(_ f: inout Frame, topics count: Int) -> Status {
+        if f.message.isStatic { return .staticStateChange }
+        let offsetWord = f.pop()
+        let sizeWord = f.pop()
+        var topics = [Bytes32]()
+        topics.reserveCapacity(count)
+        for _ in 0..<count { topics.append(f.pop().bytes32) }
+        guard let (offset, size) = f.memoryRange(offsetWord, sizeWord) else { return .outOfGas }
+        guard f.charge(Int64(size) &* 8) else { return .outOfGas }
+        host.emitLog(Log(address: f.address, topics: topics, data: f.memoryBytes(offset, size)))
+        return .running
+    }
+}

@@ -1,0 +1,70 @@
+import EthereumPrimitives
+
+// Memory: MLOAD, MSTORE, MSTORE8, MSIZE, MCOPY (EIP-5656), and KECCAK256, which hashes memory.
+// Expansion is charged by Frame.memoryOffset/memoryRange (3 gas per word + words²/512).
+extension Interpreter {
+    /// MLOAD: the 32-byte word at an offset.
+    @inlinable @inline(__always)
+    func opMload(_ f: inout Frame) -> Status {
+        guard let offset = f.memoryOffset(f.top.pointee, size: 32) else { return .outOfGas }
+        f.top.pointee = UInt256(bigEndianAt: f.memory.base + offset)
+        return .running
+    }
+
+    /// MSTORE: writes a 32-byte word.
+    @inlinable @inline(__always)
+    func opMstore(_ f: inout Frame) -> Status {
+        let offsetWord = f.pop()
+        let value = f.pop()
+        guard let offset = f.memoryOffset(offsetWord, size: 32) else { return .outOfGas }
+        value.storeBigEndian(to: f.memory.base + offset)
+        return .running
+    }
+
+    /// MSTORE8: writes the low byte of a word.
+    @inlinable @inline(__always)
+    func opMstore8(_ f: inout Frame) -> Status {
+        let offsetWord = f.pop()
+        let value = f.pop()
+        guard let offset = f.memoryOffset(offsetWord, size: 1) else { return .outOfGas }
+        f.memory.base.storeBytes(of: UInt8(truncatingIfNeeded: value.low64), toByteOffset: offset, as: UInt8.self)
+        return .running
+    }
+
+    /// MSIZE: the active memory size in bytes.
+    @inlinable @inline(__always)
+    func opMsize(_ f: inout Frame) -> Status {
+        f.push(UInt256(UInt64(f.memory.size)))
+        return .running
+    }
+
+    /// MCOPY (EIP-5656): copies within memory (overlap allowed); 3 gas per word plus expansion to
+    /// cover both ranges.
+    @inlinable @inline(__always)
+    func opMcopy(_ f: inout Frame) -> Status {
+        let destinationWord = f.pop()
+        let sourceWord = f.pop()
+        let sizeWord = f.pop()
+        if sizeWord.isZero { return .running }
+        guard sizeWord.fitsInUInt64, sizeWord.low64 <= UInt64(Memory.maxSize) else { return .outOfGas }
+        let size = Int(sizeWord.low64)
+        guard f.charge(Frame.wordCost(size, 3)) else { return .outOfGas }
+        guard let source = f.memoryOffset(sourceWord, size: size),
+            let destination = f.memoryOffset(destinationWord, size: size)
+        else { return .outOfGas }
+        (f.memory.base + destination).copyMemory(from: f.memory.base + source, byteCount: size)
+        return .running
+    }
+
+    /// KECCAK256: hash of a memory range; 6 gas per word plus expansion.
+    @inlinable @inline(__always)
+    func opKeccak256(_ f: inout Frame) -> Status {
+        let offsetWord = f.pop()
+        let sizeWord = f.top.pointee
+        guard let (offset, size) = f.memoryRange(offsetWord, sizeWord) else { return .outOfGas }
+        guard f.charge(Frame.wordCost(size, 6)) else { return .outOfGas }
+        let digest = Keccak256.hash(UnsafeRawBufferPointer(start: f.memory.base + offset, count: size))
+        f.top.pointee = UInt256(digest)
+        return .running
+    }
+}

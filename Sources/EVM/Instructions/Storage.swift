@@ -1,0 +1,95 @@
+import EthereumPrimitives
+
+// Storage: SLOAD, SSTORE (with the fork's metering and refunds), TLOAD/TSTORE (EIP-1153).
+extension Interpreter {
+    /// SLOAD; from Berlin the first access to a slot pays the cold surcharge (EIP-2929).
+    @inlinable @inline(__always)
+    mutating func opSload(_ f: inout Frame) -> Status {
+        let key = f.top.pointee
+        if rules.accessLists && host.warmSlot(f.address, key) {
+            guard f.charge(rules.coldSlotSurcharge) else { return .outOfGas }
+        }
+        f.top.pointee = host.storage(f.address, key)
+        return .running
+    }
+
+    /// SSTORE.
+    @inlinable @inline(__always)
+    mutating func opSstore(_ f: inout Frame) -> Status {
+        if f.message.isStatic { return .staticStateChange }
+        let key = f.pop()
+        let value = f.pop()
+        return sstore(&f, key: key, value: value)
+    }
+
+    /// SSTORE gas and refunds.
+    ///
+    /// Legacy (Frontier–Byzantium, Petersburg): 20,000 to set a zero slot, else 5,000; 15,000
+    /// refund for clearing. Net metering (EIP-1283 in Constantinople, EIP-2200 from Istanbul, with
+    /// EIP-2929's cold surcharge and EIP-3529's smaller clear refund) prices a write by the slot's
+    /// original value (at the start of the transaction), current value and new value.
+    @inlinable
+    mutating func sstore(_ f: inout Frame, key: UInt256, value: UInt256) -> Status {
+        let s = rules.sstore
+        if s.kind == .netMeteringEIP2200 && f.gas <= 2_300 { return .outOfGas }  // EIP-2200 stipend sentry
+        var cost: Int64 = 0
+        // EIP-2929: a cold slot costs COLD_SLOAD_COST (2,100 = the surcharge + the 100 warm read) on top.
+        if rules.accessLists && host.warmSlot(f.address, key) { cost = rules.coldSlotSurcharge + 100 }
+        let current = host.storage(f.address, key)
+        switch s.kind {
+        case .legacy:
+            if current.isZero && !value.isZero {
+                cost += s.setCost
+            } else {
+                cost += s.resetCost
+                if !current.isZero && value.isZero { refund += s.clearRefund }
+            }
+        case .netMeteringEIP1283, .netMeteringEIP2200:
+            if current == value {
+                cost += s.noopCost
+            } else {
+                let original = host.originalStorage(f.address, key)
+                if original == current {
+                    if original.isZero {
+                        cost += s.setCost
+                    } else {
+                        cost += s.resetCost
+                        if value.isZero { refund += s.clearRefund }
+                    }
+                } else {
+                    cost += s.noopCost
+                    if !original.isZero {
+                        if current.isZero {
+                            refund -= s.clearRefund
+                        } else if value.isZero {
+                            refund += s.clearRefund
+                        }
+                    }
+                    if original == value {
+                        refund += original.isZero ? s.setCost - s.noopCost : s.resetCost - s.noopCost
+                    }
+                }
+            }
+        }
+        guard f.charge(cost) else { return .outOfGas }
+        host.setStorage(f.address, key, value)
+        return .running
+    }
+
+    /// TLOAD (EIP-1153).
+    @inlinable @inline(__always)
+    mutating func opTload(_ f: inout Frame) -> Status {
+        f.top.pointee = host.transientStorage(f.address, f.top.pointee)
+        return .running
+    }
+
+    /// TSTORE (EIP-1153): a state change, so not allowed in a static context.
+    @inlinable @inline(__always)
+    mutating func opTstore(_ f: inout Frame) -> Status {
+        if f.message.isStatic { return .staticStateChange }
+        let key = f.pop()
+        let value = f.pop()
+        host.setTransientStorage(f.address, key, value)
+        return .running
+    }
+}

@@ -1,0 +1,64 @@
+import EthereumPrimitives
+
+/// Contract code prepared for the interpreter: the bytes in a padded buffer and the bitmap of valid
+/// jump destinations, computed once per code (the interpreter caches it by code hash).
+///
+/// The buffer has 32 zero bytes before the code and 33 after it, so reading an opcode at `pc ≤
+/// count` never leaves the buffer (running off the end reads STOP), and PUSHn reads its immediate
+/// with one 32-byte load ending at its last byte (bytes past the end of the code read as zero, as
+/// the Yellow Paper specifies).
+public final class AnalyzedCode: @unchecked Sendable {
+    /// The code length in bytes.
+    public let count: Int
+    /// The padded buffer (32 leading zero bytes, the code, then at least 33 zero bytes).
+    @usableFromInline let storage: UnsafeMutablePointer<UInt8>
+    /// The first code byte inside `storage`.
+    @usableFromInline let bytes: UnsafePointer<UInt8>
+    /// Bit `i` is set when byte `i` is a JUMPDEST opcode (not PUSH data).
+    @usableFromInline let jumpdests: UnsafeMutablePointer<UInt64>
+
+    static let leadingPadding = 32
+    static let trailingPadding = 33
+
+    /// Copies and analyses `code`.
+    public init(_ code: some Collection<UInt8>) {
+        let count = code.count
+        self.count = count
+        let total = Self.leadingPadding + count + Self.trailingPadding
+        storage = UnsafeMutablePointer<UInt8>.allocate(capacity: total)
+        storage.initialize(repeating: 0, count: total)
+        var i = Self.leadingPadding
+        for b in code {
+            storage[i] = b
+            i += 1
+        }
+        bytes = UnsafePointer(storage + Self.leadingPadding)
+        let words = (count + 63) / 64 + 1
+        jumpdests = UnsafeMutablePointer<UInt64>.allocate(capacity: words)
+        jumpdests.initialize(repeating: 0, count: words)
+        var pc = 0
+        while pc < count {
+            let op = bytes[pc]
+            if op == 0x5b {
+                jumpdests[pc >> 6] |= 1 << UInt64(pc & 63)
+            } else if op >= 0x60 && op <= 0x7f {
+                pc += Int(op) - 0x5f  // skip PUSH1–PUSH32 immediates
+            }
+            pc += 1
+        }
+    }
+
+    deinit {
+        storage.deallocate()
+        jumpdests.deallocate()
+    }
+
+    /// True when `destination` is a JUMPDEST opcode inside the code.
+    @inlinable @inline(__always)
+    public func isJumpDestination(_ destination: Int) -> Bool {
+        destination < count && jumpdests[destination >> 6] & (1 << UInt64(destination & 63)) != 0
+    }
+
+    /// The code bytes.
+    public var code: [UInt8] { Array(UnsafeBufferPointer(start: bytes, count: count)) }
+}
