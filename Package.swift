@@ -18,7 +18,7 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
         // Test-only reference for UInt256 property tests.
         .package(url: "https://github.com/attaswift/BigInt.git", from: "6.0.1"),
-        // SHA-2, HMAC, PBKDF2, scrypt and AES-CTR for keystores and BIP-39/BIP-32.
+        // SHA-2, HMAC, PBKDF2, scrypt and AES-CTR for keystores and BIP-39/BIP-32; SHA-256 for the precompile.
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
     ],
     targets: [
@@ -50,8 +50,6 @@ let package = Package(
             name: "EthereumTransactionsTests",
             dependencies: ["EthereumTransactions", "EthereumCrypto", "TestSupport"]
         ),
-        // EVM interpreter, fork schedule and gas tables (and, in Precompiles/, the precompiled contracts).
-        .target(name: "EVM", dependencies: ["EthereumPrimitives", "EthereumCrypto"]),
         // World state, transaction execution and the state-test runner.
         .target(
             name: "Chain",
@@ -76,11 +74,27 @@ let package = Package(
             name: "EthereumPrimitivesTests",
             dependencies: ["EthereumPrimitives", "TestSupport", .product(name: "BigInt", package: "BigInt")]
         ),
-        .testTarget(name: "EthereumCryptoTests", dependencies: ["EthereumCrypto", "TestSupport"]),
+        .testTarget(
+            name: "EthereumCryptoTests",
+            dependencies: ["EthereumCrypto", "TestSupport", .product(name: "CryptoExtras", package: "swift-crypto")]
+        ),
         .testTarget(name: "CarchainCLITests", dependencies: ["EthereumPrimitives", "TestSupport"]),
         // Merkle-Patricia trie (h-precompiles).
         .target(name: "EthereumTrie", dependencies: ["EthereumPrimitives"]),
         .testTarget(name: "EthereumTrieTests", dependencies: ["EthereumTrie", "TestSupport"]),
+        // GNU MP from the system (Debian: libgmp-dev), for MODEXP (h-precompiles).
+        .systemLibrary(name: "CGMP", pkgConfig: "gmp", providers: [.apt(["libgmp-dev"])]),
+        // EVM: interpreter, fork schedule and gas tables, Host protocol, and the precompiled contracts (Precompiles/).
+        .target(
+            name: "EVM",
+            dependencies: [
+                "EthereumPrimitives", "EthereumCrypto", "CGMP", .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .testTarget(
+            name: "EVMPrecompilesTests",
+            dependencies: ["EVM", "EthereumPrimitives", "EthereumCrypto", "TestSupport", .product(name: "BigInt", package: "BigInt")]
+        ),
         .executableTarget(
             name: "CarchainBenchmarks",
             dependencies: [

@@ -6,4 +6,6 @@ let benchmarks: @Sendable () -> Void = {
     registerKeccakBenchmarks()
     registerRLPBenchmarks()
     registerSecp256k1Benchmarks()
+    registerTransactionBenchmarks()
+    registerPrecompileBenchmarks()
 }

@@ -29,10 +29,14 @@ public struct PublicKey: Sendable, Hashable, CustomStringConvertible {
 
     init(libsecp256k1 pubkey: secp256k1_pubkey) {
         var key = pubkey
-        var out = [UInt8](repeating: 0, count: 65)
-        var length = 65
-        _ = secp256k1_ec_pubkey_serialize(Secp256k1.context.pointer, &out, &length, &key, UInt32(SECP256K1_EC_UNCOMPRESSED))
-        rawBytes = Array(out[1..<65])
+        rawBytes = [UInt8](unsafeUninitializedCapacity: 65) { buffer, count in
+            var length = 65
+            _ = secp256k1_ec_pubkey_serialize(
+                Secp256k1.context.pointer, buffer.baseAddress!, &length, &key, UInt32(SECP256K1_EC_UNCOMPRESSED))
+            // Drop the 0x04 prefix in place.
+            for i in 0..<64 { buffer[i] = buffer[i + 1] }
+            count = 64
+        }
     }
 
     var libsecp256k1Value: secp256k1_pubkey {

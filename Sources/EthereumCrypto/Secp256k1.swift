@@ -55,10 +55,17 @@ public enum Secp256k1 {
         }
         // A valid private key (checked when PrivateKey was built) cannot fail to sign with the default nonce function.
         precondition(ok == 1, "libsecp256k1 refused to sign with a validated key")
-        var compact = [UInt8](repeating: 0, count: 64)
+        // r ‖ s into a stack buffer, then straight into the two words-based values: no heap allocation.
+        var compact: (Bytes32, Bytes32) = (.zero, .zero)
         var recid: Int32 = 0
-        _ = secp256k1_ecdsa_recoverable_signature_serialize_compact(context.pointer, &compact, &recid, &recoverable)
-        return Signature(r: Bytes32(compact[0..<32])!, s: Bytes32(compact[32..<64])!, recoveryID: UInt8(recid))
+        return withUnsafeMutableBytes(of: &compact) { raw in
+            _ = secp256k1_ecdsa_recoverable_signature_serialize_compact(
+                context.pointer, raw.baseAddress!.assumingMemoryBound(to: UInt8.self), &recid, &recoverable)
+            return Signature(
+                r: Bytes32(unsafeBytes: UnsafeRawBufferPointer(rebasing: raw[0..<32])),
+                s: Bytes32(unsafeBytes: UnsafeRawBufferPointer(rebasing: raw[32..<64])),
+                recoveryID: UInt8(recid))
+        }
     }
 
     /// Recovers the public key that produced `signature` over `hash`.
@@ -68,11 +75,13 @@ public enum Secp256k1 {
     public static func recover(hash: Bytes32, signature: Signature, allowHighS: Bool = false) throws(Secp256k1.Error) -> PublicKey {
         guard signature.recoveryID <= 3 else { throw .invalidRecoveryID(signature.recoveryID) }
         guard allowHighS || signature.isLowS else { throw .highS }
-        var compact = signature.r.bytes + signature.s.bytes
+        var compact = signature.compactWords
         var recoverable = secp256k1_ecdsa_recoverable_signature()
-        guard secp256k1_ecdsa_recoverable_signature_parse_compact(
-            context.pointer, &recoverable, &compact, Int32(signature.recoveryID)) == 1
-        else { throw .invalidSignature }
+        let parsed = withUnsafeBytes(of: &compact) { raw in
+            secp256k1_ecdsa_recoverable_signature_parse_compact(
+                context.pointer, &recoverable, raw.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(signature.recoveryID))
+        }
+        guard parsed == 1 else { throw .invalidSignature }
         var pubkey = secp256k1_pubkey()
         let ok = hash.withUnsafeBytes { msg in
             secp256k1_ecdsa_recover(context.pointer, &pubkey, &recoverable, msg.baseAddress!.assumingMemoryBound(to: UInt8.self))
@@ -83,9 +92,12 @@ public enum Secp256k1 {
 
     /// Verifies a signature against a public key. High-s signatures never verify (libsecp256k1's rule, and EIP-2's).
     public static func verify(hash: Bytes32, signature: Signature, publicKey: PublicKey) -> Bool {
-        var compact = signature.r.bytes + signature.s.bytes
+        var compact = signature.compactWords
         var sig = secp256k1_ecdsa_signature()
-        guard secp256k1_ecdsa_signature_parse_compact(context.pointer, &sig, &compact) == 1 else { return false }
+        let parsed = withUnsafeBytes(of: &compact) { raw in
+            secp256k1_ecdsa_signature_parse_compact(context.pointer, &sig, raw.baseAddress!.assumingMemoryBound(to: UInt8.self))
+        }
+        guard parsed == 1 else { return false }
         var pubkey = publicKey.libsecp256k1Value
         let ok = hash.withUnsafeBytes { msg in
             secp256k1_ecdsa_verify(context.pointer, &sig, msg.baseAddress!.assumingMemoryBound(to: UInt8.self), &pubkey)

@@ -28,6 +28,12 @@ public struct Signature: Sendable, Hashable, CustomStringConvertible {
         self.init(r: Bytes32(b[0..<32])!, s: Bytes32(b[32..<64])!, recoveryID: recovery)
     }
 
+    /// r ‖ s as eight big-endian words, laid out in memory as the 64-byte compact form libsecp256k1 parses.
+    var compactWords: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) {
+        (r.words.0.bigEndian, r.words.1.bigEndian, r.words.2.bigEndian, r.words.3.bigEndian,
+         s.words.0.bigEndian, s.words.1.bigEndian, s.words.2.bigEndian, s.words.3.bigEndian)
+    }
+
     /// r ‖ s ‖ (27 + recovery id): the form `personal_sign` returns.
     public var rsv: [UInt8] { r.bytes + s.bytes + [27 + recoveryID] }
 

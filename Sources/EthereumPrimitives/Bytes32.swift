@@ -12,8 +12,13 @@ public struct Bytes32: Hashable, Sendable, Comparable, CustomStringConvertible {
     public init(words: (UInt64, UInt64, UInt64, UInt64)) { self.words = words }
 
     /// Creates a value from exactly 32 bytes; returns nil for any other count.
+    @inlinable
     public init?<C: Collection>(_ bytes: C) where C.Element == UInt8 {
         guard bytes.count == 32 else { return nil }
+        if let value = bytes.withContiguousStorageIfAvailable({ Bytes32(unsafeBytes: UnsafeRawBufferPointer($0)) }) {
+            self = value
+            return
+        }
         var w: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
         var i = 0
         for b in bytes {
@@ -27,6 +32,18 @@ public struct Bytes32: Hashable, Sendable, Comparable, CustomStringConvertible {
             i += 1
         }
         words = w
+    }
+
+    /// Reads 32 bytes from `raw` (which must hold at least 32), without allocating.
+    @inlinable
+    public init(unsafeBytes raw: UnsafeRawBufferPointer) {
+        precondition(raw.count >= 32, "Bytes32 needs 32 bytes")
+        words = (
+            UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self)),
+            UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)),
+            UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self)),
+            UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 24, as: UInt64.self))
+        )
     }
 
     /// Parses 64 hex digits (optional `0x`).

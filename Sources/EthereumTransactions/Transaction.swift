@@ -4,10 +4,15 @@ import EthereumPrimitives
 /// An unsigned transaction of any type: one case per envelope. Sign it with ``sign(with:)`` to get a
 /// ``SignedTransaction``.
 public enum Transaction: Sendable, Hashable {
+    /// Type 0: legacy, unprotected or EIP-155.
     case legacy(LegacyTransaction)
+    /// Type 1: EIP-2930.
     case accessList(AccessListTransaction)
+    /// Type 2: EIP-1559.
     case dynamicFee(DynamicFeeTransaction)
+    /// Type 3: EIP-4844 (without sidecar).
     case blob(BlobTransaction)
+    /// Type 4: EIP-7702.
     case setCode(SetCodeTransaction)
 
     /// The chain id used when none is given: 4 (Rinkeby's id, which this project's tools default to).

@@ -44,6 +44,7 @@ public enum TransactionType: UInt8, Sendable, CaseIterable, CustomStringConverti
 
 /// A named field of a transaction envelope, for error messages (and the conformance tests' exception names).
 public enum TransactionField: String, Sendable, CaseIterable {
+    // Named as in the EIPs and JSON-RPC (except gasLimit, "gas" there).
     case chainId, nonce, gasPrice, maxPriorityFeePerGas, maxFeePerGas, gasLimit, to, value, data
     case accessList, maxFeePerBlobGas, blobVersionedHashes, authorizationList
     case v, yParity, r, s

@@ -6,7 +6,8 @@ stdin: {"cases": [{"key": "0x<32 bytes>", "tx": {...}}, ...]} where tx uses eth-
 "accessList", "maxFeePerBlobGas", "blobVersionedHashes", "authorizationList"); integers are 0x-hex strings.
 A missing "to" is a contract creation; a legacy tx without "chainId" is unprotected. Each authorization is
 {"chainId", "address", "nonce", "key"} and is signed here with its own key.
-stdout: {"results": [{"raw": "0x…", "hash": "0x…", "sender": "0x…"}, ...]} (or {"error": …} per case).
+stdout: {"results": [{"raw": "0x…", "hash": "0x…"}, ...]} (or {"error": …} per case). The caller checks the sender
+by recovering it from the raw bytes.
 """
 import json
 import sys
@@ -44,7 +45,6 @@ def main():
             results.append({
                 "raw": "0x" + bytes(signed.raw_transaction).hex(),
                 "hash": "0x" + bytes(signed.hash).hex(),
-                "sender": Account.from_key(case["key"]).address,
             })
         except Exception as error:  # reported per case, so one bad case does not hide the rest
             results.append({"error": f"{type(error).__name__}: {error}"})
