@@ -101,7 +101,7 @@ let package = Package(
         .testTarget(name: "EthereumTrieTests", dependencies: ["EthereumTrie", "TestSupport"]),
         // GNU MP from the system (Debian: libgmp-dev), for MODEXP (h-precompiles).
         .systemLibrary(name: "CGMP", pkgConfig: "gmp", providers: [.apt(["libgmp-dev"])]),
-        // EVM interpreter, fork schedule and gas tables, and (in Precompiles/) the precompiled contracts.
+        // EVM: interpreter, fork schedule and gas tables, Host protocol, and the precompiled contracts (Precompiles/).
         .target(
             name: "EVM",
             dependencies: [

@@ -11,6 +11,13 @@ public struct InstructionCost: Sendable, Equatable {
     /// The most stack items it may start with without overflowing 1024 after it runs.
     public var maxStack: Int32
 
+    /// Creates an entry.
+    public init(staticGas: Int64, minStack: Int32, maxStack: Int32) {
+        self.staticGas = staticGas
+        self.minStack = minStack
+        self.maxStack = maxStack
+    }
+
     /// True when the opcode is defined and executable in the table's fork.
     @inlinable
     public var isDefined: Bool { minStack <= maxStack }

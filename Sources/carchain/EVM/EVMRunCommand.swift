@@ -19,6 +19,8 @@ struct EVMRunCommand: ParsableCommand {
               carchain evm run --code 0x6001600201600055
               carchain evm run --code 0x60003560005260206000f3 --input 0x2a --json
               carchain evm run --code 0x5f5f5f5f5f --fork Shanghai --gas 100 --trace
+              carchain evm run --code "$(cat ../shared/bench/snailtracer.runtime.hex)" --input 0x30627b7c \
+                --gas 1000000000 --bench 10
             """
     )
 
@@ -42,6 +44,9 @@ struct EVMRunCommand: ParsableCommand {
 
     @Flag(help: "Print a struct-log trace, one JSON object per instruction.")
     var trace = false
+
+    @Option(help: "Run the call this many times on fresh copies of the state; print wall time and Mgas/s.")
+    var bench: Int?
 
     @OptionGroup var output: JSONOption
 
@@ -69,6 +74,40 @@ struct EVMRunCommand: ParsableCommand {
         let block = BlockEnvironment(number: 1, timestamp: 1, gasLimit: max(gas, 30_000_000))
         let environment = TransactionEnvironment(origin: caller, gasPrice: .zero)
 
+        if let bench {
+            guard bench > 0, !trace else { throw CLIError("--bench needs a positive count and no --trace") }
+            let buffers = ExecutionBuffers()
+            var times: [Double] = []
+            var cpuTimes: [Double] = []
+            var last: ExecutionResult?
+            for _ in 0..<bench {
+                var interpreter = Interpreter(
+                    host: journaled, rules: rules, block: block, transaction: environment, buffers: buffers)
+                let cpuStart = Self.cpuMilliseconds()
+                let start = DispatchTime.now().uptimeNanoseconds
+                last = interpreter.execute(message)
+                times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+                cpuTimes.append(Self.cpuMilliseconds() - cpuStart)
+            }
+            times.sort()
+            cpuTimes.sort()
+            let gasUsed = Int64(gas) - (last?.gasLeft ?? 0)
+            let best = times[0]
+            let median = times[times.count / 2]
+            let report = BenchReport(
+                runs: bench, gasUsed: gasUsed, minMilliseconds: best, medianMilliseconds: median,
+                minCPUMilliseconds: cpuTimes[0],
+                mgasPerSecond: Double(gasUsed) / (best * 1_000), status: last?.status.errorDescription ?? "success")
+            if output.json {
+                Output.json(report)
+            } else {
+                print(
+                    String(
+                        format: "%d runs, gas used %lld, min %.2f ms, median %.2f ms, min CPU %.2f ms, %.1f Mgas/s (at min)",
+                        bench, gasUsed, best, median, cpuTimes[0], report.mgasPerSecond))
+            }
+            return
+        }
         let result: ExecutionResult
         if trace {
             let tracer = StructLogTracer(sink: { step in Output.json(step) })
@@ -92,6 +131,23 @@ struct EVMRunCommand: ParsableCommand {
             print("status:   \(summary.error ?? "success")")
             if let reason = result.unsupportedReason { print("note:     unsupported: \(reason)") }
         }
+    }
+
+    /// CPU time of this thread in milliseconds (on a shared machine wall time includes waiting for a core).
+    static func cpuMilliseconds() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+        return Double(spec.tv_sec) * 1e3 + Double(spec.tv_nsec) / 1e6
+    }
+
+    struct BenchReport: Encodable {
+        let runs: Int
+        let gasUsed: Int64
+        let minMilliseconds: Double
+        let medianMilliseconds: Double
+        let minCPUMilliseconds: Double
+        let mgasPerSecond: Double
+        let status: String
     }
 
     struct RunSummary: Encodable {

@@ -1,0 +1,69 @@
+import EVM
+import EthereumPrimitives
+import Testing
+
+/// The opcode metadata table and the per-fork instruction tables derived from it.
+@Suite struct OpcodeTableTests {
+    @Test func tableHas256EntriesWithUniqueNames() {
+        #expect(Opcodes.table.count == 256)
+        let names = Opcodes.table.compactMap { $0?.name }
+        #expect(Set(names).count == names.count)
+        #expect(Opcodes.byte(named: "push0") == 0x5f)
+        #expect(Opcodes.name(0x0c) == "opcode 0x0c")
+    }
+
+    @Test func pushDupSwapShapes() throws {
+        for n in 1...32 {
+            let info = try #require(Opcodes.info(UInt8(0x5f + n)))
+            #expect(info.name == "PUSH\(n)" && info.immediateSize == n && info.stackOutputs == 1)
+        }
+        for n in 1...16 {
+            let dup = try #require(Opcodes.info(UInt8(0x7f + n)))
+            #expect(dup.stackInputs == n && dup.stackOutputs == n + 1)
+            let swap = try #require(Opcodes.info(UInt8(0x8f + n)))
+            #expect(swap.stackInputs == n + 1 && swap.stackOutputs == n + 1)
+        }
+    }
+
+    @Test func instructionTableBoundsAndGas() {
+        let cancun = InstructionTable(fork: .cancun)
+        #expect(cancun.entries[0x01] == InstructionCost(staticGas: 3, minStack: 2, maxStack: 1024))
+        #expect(cancun.entries[0x60].maxStack == 1023)  // PUSH1 grows the stack by one
+        #expect(cancun.entries[0x54].staticGas == 100)  // SLOAD warm (EIP-2929)
+        #expect(!cancun.entries[0xfe].isDefined)  // INVALID is never executable
+        #expect(!InstructionTable(fork: .shanghai).entries[0x5c].isDefined)  // TLOAD before Cancun
+        #expect(InstructionTable(fork: .istanbul).entries[0x54].staticGas == 800)  // EIP-1884
+        #expect(InstructionTable(fork: .tangerineWhistle).entries[0xf1].staticGas == 700)  // EIP-150
+        #expect(InstructionTable(fork: .frontier).entries[0x31].staticGas == 20)
+    }
+
+    /// Every opcode the table defines has an implementation: run each one (with enough zero
+    /// operands) in the newest fork and check it is not reported undefined; and in every fork an
+    /// opcode introduced later is undefined.
+    @Test func everyDefinedOpcodeIsImplemented() {
+        for op in 0..<256 {
+            guard op != 0xfe, let info = Opcodes.table[op] else { continue }
+            for fork in [Hardfork.frontier, .byzantium, .constantinople, .istanbul, .london, .shanghai, .cancun, .osaka] {
+                var code = [UInt8](repeating: 0x60, count: 0)
+                for _ in 0..<info.stackInputs { code += [0x60, 0x00] }  // PUSH1 0
+                code.append(UInt8(op))
+                code += [UInt8](repeating: 0, count: info.immediateSize)
+                code.append(0x00)
+                let (result, _) = EVMTest.run(code, fork: fork, gas: 100_000)
+                if info.isDefined(in: fork) {
+                    #expect(result.status != .undefinedInstruction, "\(info.name) in \(fork)")
+                } else {
+                    #expect(result.status == .undefinedInstruction, "\(info.name) before \(info.introduced), in \(fork)")
+                }
+            }
+        }
+    }
+
+    @Test func undefinedBytesHalt() {
+        for op: UInt8 in [0x0c, 0x21, 0x4b, 0xa5, 0xef, 0xfe] {
+            let (result, _) = EVMTest.run([op], fork: .cancun, gas: 10_000)
+            #expect(result.status == .undefinedInstruction)
+            #expect(result.gasLeft == 0)
+        }
+    }
+}

@@ -1,0 +1,24 @@
+# Ethereum state-test conformance (included by the main Makefile through `-include tools/*.mk`;
+# SWIFT and ETHTESTS_DIR come from there).
+#   make statetests   build carchain in release and run the GeneralStateTests of both suites:
+#                     fails when a required fork passes < $(STATETESTS_MIN_RATE)% of its post entries,
+#                     or when any failing case is not listed in docs/EVM-known-failures.txt.
+.PHONY: statetests
+
+STATETESTS_MIN_RATE ?= 99.5
+STATETESTS_KNOWN := docs/EVM-known-failures.txt
+STATETESTS_FLAGS := --quiet --min-pass-rate $(STATETESTS_MIN_RATE) --known-failures $(STATETESTS_KNOWN)
+
+statetests:
+	$(SWIFT) build -c release --product carchain
+	@if [ ! -d "$(ETHTESTS_DIR)/Cancun/GeneralStateTests" ]; then \
+	  echo "SKIPPED: GeneralStateTests not found at $(ETHTESTS_DIR) (set ETHTESTS_DIR or run make fetch-ethtests)"; \
+	else \
+	  echo "==> GeneralStateTests (Cancun suite: Istanbul … Cancun must pass $(STATETESTS_MIN_RATE)%)"; \
+	  .build/release/carchain evm statetest "$(ETHTESTS_DIR)/Cancun/GeneralStateTests" $(STATETESTS_FLAGS) \
+	    --rate-fork Istanbul --rate-fork Berlin --rate-fork London --rate-fork Paris --rate-fork Shanghai \
+	    --rate-fork Cancun && \
+	  echo "==> GeneralStateTests (Constantinople suite: Byzantium and ConstantinopleFix must pass $(STATETESTS_MIN_RATE)%)" && \
+	  .build/release/carchain evm statetest "$(ETHTESTS_DIR)/Constantinople/GeneralStateTests" $(STATETESTS_FLAGS) \
+	    --rate-fork Byzantium --rate-fork ConstantinopleFix; \
+	fi
