@@ -9,4 +9,6 @@ let benchmarks: @Sendable () -> Void = {
     registerTransactionBenchmarks()
     registerPrecompileBenchmarks()
     registerABIBenchmarks()
+    registerEVMBenchmarks()
+    registerChainBenchmarks()
 }
