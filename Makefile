@@ -44,9 +44,11 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
+# Tests run in release: dependencies are built once (the EVM conformance run needs release speed),
+# and the optimizer is exercised by the same tests that check correctness.
 test: deps venv check-contracts
-	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	$(SWIFT) build -c release --build-tests
+	$(SWIFT) test -c release --skip-build
 	@$(MAKE) --no-print-directory test-contracts
 
 bench: deps

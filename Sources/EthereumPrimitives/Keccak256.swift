@@ -89,7 +89,7 @@ public struct Keccak256: Sendable {
 
     /// The 256-bit digest of the capacity-512 Keccak sponge with the given domain byte: `0x01` for
     /// Keccak-256, `0x06` for FIPS 202 SHA3-256 (used by the tests to check against FIPS vectors).
-    static func digest(_ raw: UnsafeRawBufferPointer, domain: UInt8) -> Bytes32 {
+    package static func digest(_ raw: UnsafeRawBufferPointer, domain: UInt8) -> Bytes32 {
         var sponge = KeccakF1600()
         let blocks = raw.count / rate
         if blocks > 0, let base = raw.baseAddress {

@@ -3,7 +3,7 @@
 /// Lane `A[x, y]` of the specification is `lanes.(x + 5y)`. A lane holds its eight state bytes in
 /// little-endian order, which is the order in which the sponge XORs message bytes into it.
 @usableFromInline
-struct KeccakF1600: Sendable {
+package struct KeccakF1600: Sendable {
     @usableFromInline
     typealias Lanes = (
         UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
@@ -20,7 +20,7 @@ struct KeccakF1600: Sendable {
     init() {}
 
     /// The iota step's round constants (FIPS 202, algorithm 5), one per round.
-    static let roundConstants: [UInt64] = [
+    package static let roundConstants: [UInt64] = [
         0x0000000000000001, 0x0000000000008082, 0x800000000000808A, 0x8000000080008000,
         0x000000000000808B, 0x0000000080000001, 0x8000000080008081, 0x8000000000008009,
         0x000000000000008A, 0x0000000000000088, 0x0000000080008009, 0x000000008000000A,

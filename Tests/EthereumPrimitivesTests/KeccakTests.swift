@@ -1,6 +1,6 @@
 import TestSupport
 import Testing
-@testable import EthereumPrimitives
+import EthereumPrimitives
 
 @Suite struct KeccakTests {
     // MARK: Known answers
