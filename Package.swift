@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .library(name: "EthereumPrimitives", targets: ["EthereumPrimitives"]),
         .library(name: "EthereumCrypto", targets: ["EthereumCrypto"]),
+        .library(name: "EthereumRPC", targets: ["EthereumRPC"]),
         .executable(name: "carchain", targets: ["carchain"]),
     ],
     dependencies: [
@@ -16,6 +17,9 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
         // Test-only reference for UInt256 property tests.
         .package(url: "https://github.com/attaswift/BigInt.git", from: "6.0.1"),
+        // JSON-RPC over HTTP(S) (EthereumRPC); swift-nio for the RPC tests' scripted HTTP server.
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     ],
     targets: [
         // libsecp256k1 from the system (Debian: libsecp256k1-dev), found through pkg-config.
@@ -33,11 +37,33 @@ let package = Package(
         ),
         .target(name: "EthereumPrimitives"),
         .target(name: "EthereumCrypto", dependencies: ["EthereumPrimitives", "CSecp256k1"]),
+        // JSON-RPC 2.0 client: transports, typed eth_* methods, batching, errors, retries, sending.
+        .target(
+            name: "EthereumRPC",
+            dependencies: [
+                "EthereumPrimitives",
+                "EthereumCrypto",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            exclude: ["Sending"]  // TEMPORARY until EthereumTransactions lands
+        ),
+        .testTarget(
+            name: "EthereumRPCTests",
+            dependencies: [
+                "EthereumRPC",
+                "TestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         .executableTarget(
             name: "carchain",
             dependencies: [
                 "EthereumPrimitives",
                 "EthereumCrypto",
+                "EthereumRPC",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -59,6 +59,8 @@ def transaction(block, tx, index: int, pending: bool) -> dict[str, Any]:
     out["to"] = data(to) if to else None
     if "access_list" in fields:
         out["accessList"] = access_list(fields["access_list"])
+    if "chainId" not in out and fields.get("v", 0) >= 35:  # EIP-155 legacy: the chain id is in v
+        out["chainId"] = quantity((fields["v"] - 35) // 2)
     return out
 
 
