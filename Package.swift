@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "EthereumPrimitives", targets: ["EthereumPrimitives"]),
         .library(name: "EthereumCrypto", targets: ["EthereumCrypto"]),
         .library(name: "EthereumRPC", targets: ["EthereumRPC"]),
+        .library(name: "EthereumTrie", targets: ["EthereumTrie"]),
+        .library(name: "EthereumTransactions", targets: ["EthereumTransactions"]),
         .executable(name: "carchain", targets: ["carchain"]),
     ],
     dependencies: [
@@ -20,6 +22,8 @@ let package = Package(
         // JSON-RPC over HTTP(S) (EthereumRPC); swift-nio for the RPC tests' scripted HTTP server.
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        // SHA-2, HMAC, PBKDF2, scrypt and AES-CTR for keystores and BIP-39/BIP-32.
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
     ],
     targets: [
         // libsecp256k1 from the system (Debian: libsecp256k1-dev), found through pkg-config.
@@ -36,16 +40,29 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]
         ),
         .target(name: "EthereumPrimitives"),
-        .target(name: "EthereumCrypto", dependencies: ["EthereumPrimitives", "CSecp256k1"]),
+        .target(
+            name: "EthereumCrypto",
+            dependencies: [
+                "EthereumPrimitives", "CSecp256k1",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
+        // Transactions: envelopes (types 0–4), signing, hashing, sender recovery, intrinsic gas.
+        .target(name: "EthereumTransactions", dependencies: ["EthereumPrimitives", "EthereumCrypto"]),
+        .testTarget(
+            name: "EthereumTransactionsTests",
+            dependencies: ["EthereumTransactions", "EthereumCrypto", "TestSupport"]
+        ),
         // JSON-RPC 2.0 client: transports, typed eth_* methods, batching, errors, retries, sending.
         .target(
             name: "EthereumRPC",
             dependencies: [
                 "EthereumPrimitives",
                 "EthereumCrypto",
+                "EthereumTransactions",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-            ],
-            exclude: ["Sending"]  // TEMPORARY until EthereumTransactions lands
+            ]
         ),
         .testTarget(
             name: "EthereumRPCTests",
@@ -64,6 +81,7 @@ let package = Package(
                 "EthereumPrimitives",
                 "EthereumCrypto",
                 "EthereumRPC",
+                "EthereumTransactions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -75,11 +93,15 @@ let package = Package(
         ),
         .testTarget(name: "EthereumCryptoTests", dependencies: ["EthereumCrypto", "TestSupport"]),
         .testTarget(name: "CarchainCLITests", dependencies: ["EthereumPrimitives", "TestSupport"]),
+        // Merkle-Patricia trie (h-precompiles).
+        .target(name: "EthereumTrie", dependencies: ["EthereumPrimitives"]),
+        .testTarget(name: "EthereumTrieTests", dependencies: ["EthereumTrie", "TestSupport"]),
         .executableTarget(
             name: "CarchainBenchmarks",
             dependencies: [
                 "EthereumPrimitives",
                 "EthereumCrypto",
+                "EthereumTransactions",
                 "CSecp256k1",
                 "CLibCrypto",
                 .product(name: "Benchmark", package: "benchmark"),

@@ -32,7 +32,7 @@ public final class ProcessPyEVMNode: @unchecked Sendable {
     /// Starts a node; `arguments` are extra options (`--chain-id 5`, `--hang`). Waits up to `startupTimeout`
     /// seconds for the port line.
     public static func start(_ arguments: [String] = [], for what: String, startupTimeout: Double = 90) throws -> ProcessPyEVMNode? {
-        guard let python = ProcessRunner.venvPython(for: what) else { return nil }
+        guard let python = PythonVenv.python(for: what) else { return nil }
         let script = TestPaths.packageRoot.appendingPathComponent("tools/pyevm-node.py")
         let process = Process()
         process.executableURL = python

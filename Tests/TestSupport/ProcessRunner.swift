@@ -1,101 +1,92 @@
 import Foundation
 
-/// Runs a program as a subprocess with a time limit and captures what it prints. Output goes to temporary
-/// files (no pipe can fill up and block the child); a child still running at the limit is killed.
+/// Runs a program to completion for tests (the built `carchain` binary, the project venv's Python).
 public enum ProcessRunner {
-    /// What a finished (or killed) subprocess did.
-    public struct Outcome: Sendable {
-        /// Exit status (the signal number plus 128 when it was killed).
+    /// What a finished process left behind.
+    public struct Output: Sendable {
         public var status: Int32
         public var stdout: String
         public var stderr: String
-        /// True when the time limit killed it.
-        public var timedOut: Bool
-        /// Wall-clock seconds from start to exit.
-        public var seconds: Double
     }
 
-    /// Runs `executable` with `arguments` and the current environment plus `environment`.
+    /// Runs `executable` with `arguments`, feeding `stdin`, with `environment` added to (or replacing entries of)
+    /// this process's environment. Output is read concurrently, so large outputs do not block the child.
     public static func run(
-        _ executable: URL, _ arguments: [String], environment: [String: String] = [:], timeout: Double = 60,
-        stdin: String? = nil
-    ) throws -> Outcome {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("carchain-run-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let outURL = directory.appendingPathComponent("stdout")
-        let errURL = directory.appendingPathComponent("stderr")
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let out = try FileHandle(forWritingTo: outURL)
-        let err = try FileHandle(forWritingTo: errURL)
-        defer {
-            try? out.close()
-            try? err.close()
-        }
-
+        _ executable: URL, _ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:],
+        removingEnvironment: [String] = []
+    ) throws -> Output {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        process.standardOutput = out
-        process.standardError = err
-        let input = Pipe()
-        process.standardInput = input
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-        let start = Date()
+        var env = ProcessInfo.processInfo.environment
+        for name in removingEnvironment { env[name] = nil }
+        env.merge(environment) { _, new in new }
+        process.environment = env
+        let inPipe = Pipe(), outPipe = Pipe(), errPipe = Pipe()
+        process.standardInput = inPipe
+        process.standardOutput = outPipe
+        process.standardError = errPipe
         try process.run()
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-        try? input.fileHandleForWriting.close()
-
-        var timedOut = false
-        if exited.wait(timeout: .now() + timeout) == .timedOut {
-            timedOut = true
-            process.terminate()
-            if exited.wait(timeout: .now() + 5) == .timedOut {
-                kill(process.processIdentifier, SIGKILL)
-                exited.wait()
-            }
-        }
-        let seconds = Date().timeIntervalSince(start)
-        let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
-        return Outcome(
-            status: status,
-            stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
-            stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "",
-            timedOut: timedOut,
-            seconds: seconds
-        )
+        let group = DispatchGroup()
+        nonisolated(unsafe) var outData = Data()
+        nonisolated(unsafe) var errData = Data()
+        DispatchQueue.global().async(group: group) { outData = outPipe.fileHandleForReading.readDataToEndOfFile() }
+        DispatchQueue.global().async(group: group) { errData = errPipe.fileHandleForReading.readDataToEndOfFile() }
+        if let stdin { inPipe.fileHandleForWriting.write(stdin) }
+        try inPipe.fileHandleForWriting.close()
+        process.waitUntilExit()
+        group.wait()
+        return Output(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
     }
 
-    /// The Python of the project's venv: `$CARCHAIN_VENV/bin/python`, default `<package root>/.venv`; nil
-    /// (after printing `SKIPPED: <what> (no Python venv; run make venv)`) when it is missing.
-    public static func venvPython(for what: String) -> URL? {
-        let venv: URL
-        if let dir = ProcessInfo.processInfo.environment["CARCHAIN_VENV"], !dir.isEmpty {
-            venv = URL(fileURLWithPath: dir)
-        } else {
-            venv = TestPaths.packageRoot.appendingPathComponent(".venv")
+    /// The built `carchain` executable next to the test bundle (`.build/<config>/carchain`), or nil after printing
+    /// SKIPPED when it has not been built.
+    public static func carchainExecutable() -> URL? {
+        var candidates: [URL] = []
+        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+            candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("carchain"))
         }
+        if let arg0 = CommandLine.arguments.first {
+            candidates.append(URL(fileURLWithPath: arg0).deletingLastPathComponent().appendingPathComponent("carchain"))
+        }
+        for config in ["debug", "release"] {
+            candidates.append(TestPaths.packageRoot.appendingPathComponent(".build/\(config)/carchain"))
+        }
+        if let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) { return found }
+        print("SKIPPED: carchain CLI tests (no built carchain binary; run `swift build --product carchain`)")
+        return nil
+    }
+}
+
+/// The project's Python venv (vyper, py-evm, eth-account, …) for cross-implementation tests.
+public enum PythonVenv {
+    /// `$CARCHAIN_VENV/bin/python` (default `<package root>/.venv`), or nil after printing
+    /// `SKIPPED: <what> (no Python venv; run make venv)`.
+    public static func python(for what: String) -> URL? {
+        let env = ProcessInfo.processInfo.environment["CARCHAIN_VENV"].flatMap { $0.isEmpty ? nil : $0 }
+        let venv = env.map { URL(fileURLWithPath: $0) } ?? TestPaths.packageRoot.appendingPathComponent(".venv")
         let python = venv.appendingPathComponent("bin/python")
-        guard FileManager.default.isExecutableFile(atPath: python.path) else {
-            print("SKIPPED: \(what) (no Python venv; run make venv)")
-            return nil
-        }
-        return python
+        if FileManager.default.isExecutableFile(atPath: python.path) { return python }
+        print("SKIPPED: \(what) (no Python venv; run make venv)")
+        return nil
     }
 
-    /// The built `carchain` executable, next to the test bundle in `.build/<config>/`.
-    public static var carchainExecutable: URL {
-        let bundle = Bundle.main.bundleURL
-        var dir = bundle.hasDirectoryPath ? bundle : bundle.deletingLastPathComponent()
-        // The xctest bundle is `.build/<config>/carchainPackageTests.xctest`; the tool sits beside it.
-        for _ in 0..<4 {
-            let candidate = dir.appendingPathComponent("carchain")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            dir = dir.deletingLastPathComponent()
+    /// Runs `tools/xcheck/<script>` with `request` as JSON on stdin and decodes its JSON output.
+    public static func runJSON<Request: Encodable, Response: Decodable>(
+        _ python: URL, script: String, request: Request, as: Response.Type
+    ) throws -> Response {
+        let scriptURL = TestPaths.packageRoot.appendingPathComponent("tools/xcheck/\(script)")
+        let output = try ProcessRunner.run(python, [scriptURL.path], stdin: try JSONEncoder().encode(request))
+        guard output.status == 0 else {
+            throw PythonError(description: "\(script) exited \(output.status): \(output.stderr.suffix(2000))")
         }
-        return bundle.deletingLastPathComponent().appendingPathComponent("carchain")
+        return try JSONDecoder().decode(Response.self, from: Data(output.stdout.utf8))
+    }
+
+    /// A failed helper script.
+    public struct PythonError: Error, CustomStringConvertible {
+        public let description: String
     }
 }

@@ -39,9 +39,9 @@ public struct TransactionSender: Sendable {
     /// The sending account.
     public var address: Address { signer.address }
 
-    /// Sends and waits for the receipt. A reverted transaction is an outcome (``TransactionOutcome/succeeded``
+    /// Sends and waits for the receipt. A reverted transaction is an outcome (``MinedTransaction/succeeded``
     /// is false), not an error; see ``revertReason(of:)``.
-    public func sendAndWait(_ request: TransactionRequest) async throws(SendError) -> TransactionOutcome {
+    public func sendAndWait(_ request: TransactionRequest) async throws(SendError) -> MinedTransaction {
         try await waitForReceipt(try await send(request))
     }
 
@@ -66,7 +66,7 @@ public struct TransactionSender: Sendable {
 
     /// Polls for the receipt with backoff until it is there and has ``SendOptions/confirmations`` blocks, or
     /// the time limit passes.
-    public func waitForReceipt(_ sent: SentTransaction) async throws(SendError) -> TransactionOutcome {
+    public func waitForReceipt(_ sent: SentTransaction) async throws(SendError) -> MinedTransaction {
         let clock = ContinuousClock()
         let deadline = clock.now + .milliseconds(Int64(options.receiptTimeout * 1000))
         var delay = options.pollInterval.initial
@@ -74,14 +74,14 @@ public struct TransactionSender: Sendable {
             let receipt: RPCReceipt?
             do { receipt = try await client.receipt(sent.hash) } catch { throw .rpc(error) }
             if let receipt {
-                if options.confirmations <= 1 { return TransactionOutcome(sent: sent, receipt: receipt) }
+                if options.confirmations <= 1 { return MinedTransaction(sent: sent, receipt: receipt) }
                 let head: UInt64
                 do { head = try await client.blockNumber() } catch { throw .rpc(error) }
                 if head + 1 >= receipt.blockNumber + options.confirmations {
                     // Read the receipt again: a re-org while waiting may have moved the transaction.
                     let again: RPCReceipt?
                     do { again = try await client.receipt(sent.hash) } catch { throw .rpc(error) }
-                    if let again, again.blockHash == receipt.blockHash { return TransactionOutcome(sent: sent, receipt: again) }
+                    if let again, again.blockHash == receipt.blockHash { return MinedTransaction(sent: sent, receipt: again) }
                 }
             }
             guard clock.now + .milliseconds(Int64(delay * 1000)) < deadline else {
@@ -97,7 +97,7 @@ public struct TransactionSender: Sendable {
     /// Why a mined transaction failed: the call is replayed with `eth_call` on the state before its block
     /// (exact when it was the block's first transaction, as on an automining dev node). Nil when the replay
     /// does not revert (the state it depended on is gone) or the node cannot replay it.
-    public func revertReason(of outcome: TransactionOutcome) async -> RevertError? {
+    public func revertReason(of outcome: MinedTransaction) async -> RevertError? {
         guard !outcome.succeeded else { return nil }
         let tx = outcome.sent.signed.transaction
         let call = CallRequest(from: outcome.sent.from, to: tx.to, data: tx.data, value: tx.value, gas: tx.gasLimit)

@@ -11,7 +11,7 @@ public struct SentTransaction: Sendable, Hashable {
 }
 
 /// A mined transaction: the receipt and what a person wants to read from it.
-public struct TransactionOutcome: Sendable, Hashable {
+public struct MinedTransaction: Sendable, Hashable {
     public var sent: SentTransaction
     public var receipt: RPCReceipt
 

@@ -1,0 +1,172 @@
+import EthereumPrimitives
+import EthereumTrie
+import TestSupport
+import Testing
+
+@Suite struct TrieTests {
+    @Test func emptyRoot() {
+        var trie = MerklePatriciaTrie()
+        #expect(MerklePatriciaTrie.emptyRoot.hexString == "0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421")
+        #expect(trie.rootHash == MerklePatriciaTrie.emptyRoot)
+        trie.set([1, 2], [3])
+        trie.delete([1, 2])
+        #expect(trie.rootHash == MerklePatriciaTrie.emptyRoot)
+        #expect(trie.isEmpty)
+    }
+
+    /// The Yellow Paper's classic example (also ethereum/tests "puppy"): do, dog, doge, horse.
+    @Test func knownRoot() throws {
+        let root = MerklePatriciaTrie.root(of: [
+            (Array("do".utf8), Array("verb".utf8)), (Array("dog".utf8), Array("puppy".utf8)),
+            (Array("doge".utf8), Array("coin".utf8)), (Array("horse".utf8), Array("stallion".utf8)),
+        ])
+        #expect(root == (try Bytes32(hex: "0x5991bb8c6514148a29db676a14ac506cd2cd5775ace63c30a4fe457715e9ac84")))
+    }
+
+    /// A list trie of one empty-list receipt-like item, checked against the single-leaf encoding by hand:
+    /// key RLP(0) = 0x80 → nibbles [8, 0]; leaf [HP([8,0], leaf) = 0x20 0x80, value].
+    @Test func listRoot() {
+        let value: [UInt8] = Array(repeating: 0xAB, count: 40)
+        var leaf: [UInt8] = [0x82, 0x20, 0x80, 0xA8] + value
+        leaf.insert(0xC0 + UInt8(leaf.count), at: 0)
+        #expect(MerklePatriciaTrie.root(ofList: [value]) == Keccak256.hash(leaf))
+        #expect(MerklePatriciaTrie.root(ofList: [[UInt8]]()) == MerklePatriciaTrie.emptyRoot)
+    }
+
+    @Test func hexPrefixRejectsMalformed() {
+        #expect(throws: TrieError.self) { try HexPrefix.decode([UInt8]()) }
+        #expect(throws: TrieError.self) { try HexPrefix.decode([0x41]) }
+        #expect(throws: TrieError.self) { try HexPrefix.decode([0x05, 0x12]) }
+    }
+
+    @Test func copiesAreIndependent() {
+        var a = MerklePatriciaTrie()
+        for i in 0..<50 { a.set([UInt8(i)], [UInt8(i), 1]) }
+        let rootBefore = a.rootHash
+        var b = a
+        b.set([7], [99])
+        b.delete([8])
+        #expect(a.get([7]) == [7, 1])
+        #expect(a.get([8]) == [8, 1])
+        #expect(a.rootHash == rootBefore)
+        #expect(b.rootHash != rootBefore)
+        #expect(b.get([7]) == [99])
+        #expect(b.get([8]) == nil)
+    }
+
+    /// Random insert/overwrite/delete sequences give the same root as building the final map from
+    /// scratch (in sorted order), with interleaved root reads to exercise the hash cache.
+    @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8] as [UInt64])
+    func randomizedAgainstRebuild(seed: UInt64) {
+        var generator = SplitMix64(seed: seed)
+        var trie = MerklePatriciaTrie()
+        var model: [[UInt8]: [UInt8]] = [:]
+        // Short keys from a small alphabet force shared prefixes, prefix keys and branch values.
+        func randomKey() -> [UInt8] {
+            let length = Int(generator.next() % 5)
+            return (0..<length).map { _ in UInt8(generator.next() % 3) * 0x11 }
+        }
+        for step in 0..<600 {
+            let key = randomKey()
+            if generator.next() % 3 == 0 {
+                trie.delete(key)
+                model[key] = nil
+            } else {
+                let value = generator.bytes(Int(generator.next() % 40) + 1)
+                trie.set(key, value)
+                model[key] = value
+            }
+            if step % 37 == 0 { _ = trie.rootHash }
+        }
+        let rebuilt = MerklePatriciaTrie.root(of: model.sorted { $0.key.lexicographicallyPrecedes($1.key) }.map { ($0.key, $0.value) })
+        #expect(trie.rootHash == rebuilt, "seed \(seed)")
+        #expect(trie.computeRootHash() == rebuilt)
+        for (key, value) in model { #expect(trie.get(key) == value, "seed \(seed) key \(key)") }
+        // Ordered iteration agrees with the sorted model.
+        let sorted = model.keys.sorted { $0.lexicographicallyPrecedes($1) }
+        #expect(trie.entries.map(\.key) == sorted)
+        // Deleting everything returns to the empty root.
+        for key in model.keys { trie.delete(key) }
+        #expect(trie.rootHash == MerklePatriciaTrie.emptyRoot)
+    }
+
+    /// Random 32-byte keys (the state trie's shape) with interleaved updates and root reads.
+    @Test func randomizedHashedKeys() {
+        var generator = SplitMix64(seed: 42)
+        var trie = SecureTrie()
+        var model: [[UInt8]: [UInt8]] = [:]
+        let keys = (0..<300).map { _ in generator.bytes(20) }
+        for round in 0..<5 {
+            for _ in 0..<200 {
+                let key = keys[Int(generator.next() % UInt64(keys.count))]
+                if generator.next() % 4 == 0 {
+                    trie.delete(key)
+                    model[key] = nil
+                } else {
+                    let value = generator.bytes(Int(generator.next() % 70) + 1)
+                    trie.set(key, value)
+                    model[key] = value
+                }
+            }
+            var fresh = SecureTrie()
+            for (key, value) in model { fresh.set(key, value) }
+            #expect(trie.rootHash == fresh.rootHash, "round \(round)")
+        }
+    }
+
+    @Test func nextAndPrevious() {
+        var trie = MerklePatriciaTrie()
+        var generator = SplitMix64(seed: 9)
+        var keys: [[UInt8]] = []
+        for _ in 0..<200 {
+            let key = generator.bytes(Int(generator.next() % 4)).map { $0 & 0x31 }
+            trie.set(key, [1])
+            keys.append(key)
+        }
+        let sorted = Set(keys).sorted { $0.lexicographicallyPrecedes($1) }
+        for _ in 0..<300 {
+            let probe = generator.bytes(Int(generator.next() % 5)).map { $0 & 0x33 }
+            let next = sorted.first { probe.lexicographicallyPrecedes($0) }
+            let previous = sorted.last { $0.lexicographicallyPrecedes(probe) }
+            #expect(trie.entry(after: probe)?.key == next, "after \(probe)")
+            #expect(trie.entry(before: probe)?.key == previous, "before \(probe)")
+        }
+    }
+
+    @Test func proofs() throws {
+        var generator = SplitMix64(seed: 5)
+        var trie = MerklePatriciaTrie()
+        var model: [[UInt8]: [UInt8]] = [:]
+        for _ in 0..<300 {
+            let key = generator.bytes(Int(generator.next() % 6) + 1).map { $0 & 0x0F }
+            let value = generator.bytes(Int(generator.next() % 50) + 1)
+            trie.set(key, value)
+            model[key] = value
+        }
+        let root = trie.rootHash
+        for _ in 0..<300 {
+            let key = generator.bytes(Int(generator.next() % 6) + 1).map { $0 & 0x0F }
+            let proof = trie.proof(for: key)
+            #expect(try MerklePatriciaTrie.verifyProof(root: root, key: key, proof: proof) == model[key])
+        }
+        for (key, value) in model.prefix(50) {
+            let proof = trie.proof(for: key)
+            #expect(try MerklePatriciaTrie.verifyProof(root: root, key: key, proof: proof) == value)
+            // A proof missing a node fails loudly rather than proving absence.
+            if proof.count > 1 {
+                #expect(throws: TrieError.self) {
+                    try MerklePatriciaTrie.verifyProof(root: root, key: key, proof: Array(proof.dropLast()))
+                }
+            }
+        }
+        // Secure trie proofs and the empty trie.
+        var secure = SecureTrie()
+        secure.set([1], [2])
+        secure.set([3], [4])
+        let secureRoot = secure.rootHash
+        #expect(try SecureTrie.verifyProof(root: secureRoot, key: [3], proof: secure.proof(for: [3])) == [4])
+        #expect(try SecureTrie.verifyProof(root: secureRoot, key: [5], proof: secure.proof(for: [5])) == nil)
+        var empty = MerklePatriciaTrie()
+        #expect(try MerklePatriciaTrie.verifyProof(root: MerklePatriciaTrie.emptyRoot, key: [1], proof: empty.proof(for: [1])) == nil)
+    }
+}
