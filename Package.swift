@@ -68,6 +68,8 @@ let package = Package(
             name: "EthereumRPCTests",
             dependencies: [
                 "EthereumRPC",
+                "EthereumCrypto",
+                "EthereumTransactions",
                 "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

@@ -36,7 +36,7 @@ public actor NonceManager {
         } else {
             let source = self.source
             read = Task { () -> Result<UInt64, RPCError> in
-                do { return .success(try await source(address)) } catch { return .failure(error) }
+                do throws(RPCError) { return .success(try await source(address)) } catch { return .failure(error) }
             }
             reads[address] = read
         }
