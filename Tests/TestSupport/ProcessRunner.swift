@@ -88,5 +88,6 @@ public enum PythonVenv {
     /// A failed helper script.
     public struct PythonError: Error, CustomStringConvertible {
         public let description: String
+        public init(description: String) { self.description = description }
     }
 }
