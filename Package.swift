@@ -12,6 +12,8 @@ let package = Package(
         .library(name: "EthereumRPC", targets: ["EthereumRPC"]),
         .library(name: "EthereumTrie", targets: ["EthereumTrie"]),
         .library(name: "EthereumTransactions", targets: ["EthereumTransactions"]),
+        .library(name: "EthereumABI", targets: ["EthereumABI"]),
+        .library(name: "CarChain", targets: ["CarChain"]),
         .executable(name: "carchain", targets: ["carchain"]),
     ],
     dependencies: [
@@ -61,6 +63,7 @@ let package = Package(
                 "EthereumPrimitives",
                 "EthereumCrypto",
                 "EthereumTransactions",
+                "EthereumABI",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
@@ -68,6 +71,7 @@ let package = Package(
             name: "EthereumRPCTests",
             dependencies: [
                 "EthereumRPC",
+                "EthereumABI",
                 "EthereumCrypto",
                 "EthereumTransactions",
                 "TestSupport",
@@ -84,6 +88,8 @@ let package = Package(
                 "EthereumCrypto",
                 "EthereumRPC",
                 "EthereumTransactions",
+                "EthereumABI",
+                "CarChain",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -98,12 +104,18 @@ let package = Package(
         // Merkle-Patricia trie (h-precompiles).
         .target(name: "EthereumTrie", dependencies: ["EthereumPrimitives"]),
         .testTarget(name: "EthereumTrieTests", dependencies: ["EthereumTrie", "TestSupport"]),
+        // ABI codec (JSON ABIs, signatures, strict decoder, events, revert data) and the CarChain binding + model.
+        .target(name: "EthereumABI", dependencies: ["EthereumPrimitives"]),
+        .target(name: "CarChain", dependencies: ["EthereumPrimitives", "EthereumABI"]),
+        .testTarget(name: "EthereumABITests", dependencies: ["EthereumABI", "TestSupport"]),
+        .testTarget(name: "CarChainTests", dependencies: ["CarChain", "EthereumABI", "TestSupport"]),
         .executableTarget(
             name: "CarchainBenchmarks",
             dependencies: [
                 "EthereumPrimitives",
                 "EthereumCrypto",
                 "EthereumTransactions",
+                "EthereumABI",
                 "CSecp256k1",
                 "CLibCrypto",
                 .product(name: "Benchmark", package: "benchmark"),

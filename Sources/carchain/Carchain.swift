@@ -19,7 +19,7 @@ struct Carchain: AsyncParsableCommand {
               carchain util to-wei 1.5 ether
             """,
         version: "0.1.0",
-        subcommands: [UtilCommand.self, TxCommand.self, WalletCommand.self, SignMessageCommand.self, VerifyMessageCommand.self]
+        subcommands: [UtilCommand.self, TxCommand.self, WalletCommand.self, SignMessageCommand.self, VerifyMessageCommand.self, DeployCommand.self, UserCommand.self, CarCommand.self, CreditCommand.self, RentCommand.self, ReturnCommand.self, ProfileCommand.self, StatsCommand.self]
     )
 }
 

@@ -1,3 +1,4 @@
+import EthereumABI
 import EthereumPrimitives
 import EthereumRPC
 import Foundation

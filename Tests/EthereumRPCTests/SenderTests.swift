@@ -1,3 +1,4 @@
+import EthereumABI
 import EthereumCrypto
 import EthereumPrimitives
 import EthereumRPC

@@ -1,3 +1,4 @@
+import EthereumABI
 import EthereumPrimitives
 
 /// Why a JSON-RPC call failed, keeping the layer the failure came from: the transport (the node was not
