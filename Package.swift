@@ -116,6 +116,8 @@ let package = Package(
                 "EthereumCrypto",
                 "EthereumTransactions",
                 "EthereumABI",
+                "EthereumRPC",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 "CSecp256k1",
                 "CLibCrypto",
                 .product(name: "Benchmark", package: "benchmark"),

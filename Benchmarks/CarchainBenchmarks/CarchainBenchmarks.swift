@@ -6,4 +6,5 @@ let benchmarks: @Sendable () -> Void = {
     registerKeccakBenchmarks()
     registerRLPBenchmarks()
     registerSecp256k1Benchmarks()
+    registerRPCBenchmarks()
 }
