@@ -110,6 +110,17 @@ import TestSupport
         let contract = try #require(deployed.contractAddress)
         let rent = Self.calldata(selector: [0xec, 0x73, 0xaf, 0xef], strings: ["6789BBB", "alice"])  // rentCar(string,string)
 
+        // A successful call's log is found by eth_getLogs, by address and by topic.
+        let register = Self.calldata(selector: [0x99, 0x5a, 0xc4, 0xfd], strings: ["alice"])  // registerNewUser(string)
+        let registered = try await sender.sendAndWait(TransactionRequest(to: contract, data: register))
+        #expect(registered.receipt.logs.count == 1)
+        let topic = try #require(registered.receipt.logs.first?.topics.first)
+        let logs = try await client.logs(LogFilter(fromBlock: .earliest, addresses: [contract], topics: [[topic]]))
+        #expect(logs.count == 1)
+        #expect(logs.first?.transactionHash == registered.hash)
+        #expect(logs.first?.blockNumber == registered.blockNumber)
+        #expect(try await client.logs(LogFilter(fromBlock: .earliest, topics: [[.zero]])).isEmpty)
+
         do {
             _ = try await sender.send(TransactionRequest(to: contract, data: rent))
             Issue.record("expected the estimate to revert")
@@ -118,7 +129,7 @@ import TestSupport
             #expect(revert.reason == .error("car not registered"))
             #expect(revert.method == "eth_estimateGas")
         }
-        #expect(try await client.transactionCount(of: Self.key0.address, at: .pending) == 1)  // nothing sent
+        #expect(try await client.transactionCount(of: Self.key0.address, at: .pending) == 2)  // nothing sent
 
         let careless = try await TransactionSender.connect(
             client: client, signer: PrivateKeySigner(key: Self.key0), options: SendOptions(gasLimitWhenEstimateReverts: 200_000))

@@ -44,6 +44,7 @@ public struct SendOptions: Sendable, Equatable {
     /// decides (for seeing a revert on chain; normally a revert found by the estimate is reported unsent).
     public var gasLimitWhenEstimateReverts: UInt64?
 
+    /// Options; the defaults: chain id 4, estimate × 1.2, the chain's default fee mode, 120 s for the receipt.
     public init(
         expectedChainID: UInt64 = 4, gasLimit: GasLimitChoice = .estimate(margin: 1.2), feeMode: FeeMode? = nil,
         gasPrice: UInt256? = nil, maxFeePerGas: UInt256? = nil, maxPriorityFeePerGas: UInt256? = nil,
@@ -73,12 +74,16 @@ public struct SendOptions: Sendable, Equatable {
 
 /// What to send: a call (`to` set) or a contract creation (`to` nil, `data` the init code).
 public struct TransactionRequest: Sendable, Hashable {
+    /// The callee; nil for a contract creation.
     public var to: Address?
+    /// Calldata, or init code for a creation.
     public var data: [UInt8]
+    /// Wei sent along.
     public var value: UInt256
     /// Overrides the sender's ``SendOptions/gasLimit`` for this transaction.
     public var gasLimit: UInt64?
 
+    /// A call (or, with `to` nil, a creation).
     public init(to: Address?, data: [UInt8] = [], value: UInt256 = .zero, gasLimit: UInt64? = nil) {
         self.to = to
         self.data = data

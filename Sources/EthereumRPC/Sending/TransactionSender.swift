@@ -7,9 +7,13 @@ import EthereumTransactions
 /// sends get consecutive nonces; and the receipt is polled with backoff until it arrives (with the
 /// requested confirmations) or the time limit passes.
 public struct TransactionSender: Sendable {
+    /// The node.
     public let client: RPCClient
+    /// The account that signs and pays.
     public let signer: any TransactionSigner
+    /// Gas, fee and receipt settings.
     public let options: SendOptions
+    /// Nonces for concurrent sends (share one manager between senders of the same account).
     public let nonces: NonceManager
     /// The chain id the node reported (equal to ``SendOptions/expectedChainID``).
     public let chainID: UInt64

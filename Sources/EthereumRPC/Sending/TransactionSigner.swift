@@ -15,13 +15,16 @@ public protocol TransactionSigner: Sendable {
 /// A signer holding a private key in memory (from `--private-key-env`, a keystore, or a dev account).
 public struct PrivateKeySigner: TransactionSigner {
     private let key: PrivateKey
+    /// The key's address.
     public let address: Address
 
+    /// A signer for `key`.
     public init(key: PrivateKey) {
         self.key = key
         self.address = key.address
     }
 
+    /// Signs with the key (RFC 6979, low s).
     public func sign(_ transaction: Transaction) throws(SendError) -> SignedTransaction {
         transaction.sign(with: key)
     }

@@ -81,16 +81,29 @@ public struct WireObject: Sendable {
     /// The path of the member `key`, for the readers' `what`.
     public func name(_ key: String) -> String { "\(path).\(key)" }
 
+    // Typed members: each reads the member `key` (required, or nil when absent or null for the optional forms).
+
+    /// A required quantity member as `UInt64`.
     public func uint64(_ key: String) throws(WireError) -> UInt64 { try required(key).wireUInt64(name(key)) }
+    /// A required quantity member as `UInt256`.
     public func uint256(_ key: String) throws(WireError) -> UInt256 { try required(key).wireUInt256(name(key)) }
+    /// A required data member.
     public func bytes(_ key: String) throws(WireError) -> [UInt8] { try required(key).wireBytes(name(key)) }
+    /// A required 32-byte member.
     public func bytes32(_ key: String) throws(WireError) -> Bytes32 { try required(key).wireBytes32(name(key)) }
+    /// A required address member.
     public func address(_ key: String) throws(WireError) -> Address { try required(key).wireAddress(name(key)) }
+    /// A required string member.
     public func string(_ key: String) throws(WireError) -> String { try required(key).wireString(name(key)) }
 
+    /// An optional quantity member as `UInt64`.
     public func optionalUInt64(_ key: String) throws(WireError) -> UInt64? { try optional(key).map { v throws(WireError) in try v.wireUInt64(name(key)) } }
+    /// An optional quantity member as `UInt256`.
     public func optionalUInt256(_ key: String) throws(WireError) -> UInt256? { try optional(key).map { v throws(WireError) in try v.wireUInt256(name(key)) } }
+    /// An optional 32-byte member.
     public func optionalBytes32(_ key: String) throws(WireError) -> Bytes32? { try optional(key).map { v throws(WireError) in try v.wireBytes32(name(key)) } }
+    /// An optional address member.
     public func optionalAddress(_ key: String) throws(WireError) -> Address? { try optional(key).map { v throws(WireError) in try v.wireAddress(name(key)) } }
+    /// An optional data member.
     public func optionalBytes(_ key: String) throws(WireError) -> [UInt8]? { try optional(key).map { v throws(WireError) in try v.wireBytes(name(key)) } }
 }

@@ -16,19 +16,31 @@ public struct RPCBlock: Sendable, Hashable {
         }
     }
 
+    /// The block number.
     public var number: UInt64
+    /// The transaction's (or block's) hash.
     public var hash: Bytes32
+    /// The parent block's hash.
     public var parentHash: Bytes32
+    /// Seconds since the Unix epoch.
     public var timestamp: UInt64
+    /// The block gas limit.
     public var gasLimit: UInt64
+    /// Gas used.
     public var gasUsed: UInt64
     /// EIP-1559 base fee; nil before London (and on chains without it).
     public var baseFeePerGas: UInt256?
+    /// The fee recipient (coinbase).
     public var miner: Address
+    /// The state trie root after the block.
     public var stateRoot: Bytes32
+    /// The transactions trie root.
     public var transactionsRoot: Bytes32
+    /// The receipts trie root.
     public var receiptsRoot: Bytes32
+    /// The 256-byte bloom filter of the logs.
     public var logsBloom: [UInt8]
+    /// The header's extra data.
     public var extraData: [UInt8]
     public var transactions: Transactions
 

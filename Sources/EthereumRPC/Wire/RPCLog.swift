@@ -10,8 +10,11 @@ public struct RPCLog: Sendable, Hashable {
     public var data: [UInt8]
     /// The block holding it (nil while pending).
     public var blockNumber: UInt64?
+    /// The block holding it (nil while pending).
     public var blockHash: Bytes32?
+    /// The transaction's hash.
     public var transactionHash: Bytes32?
+    /// Its position in the block (nil while pending).
     public var transactionIndex: UInt64?
     /// Index of the log in its block.
     public var logIndex: UInt64?
@@ -39,7 +42,9 @@ public struct RPCLog: Sendable, Hashable {
 
 /// The filter of `eth_getLogs`: a block range (or one block by hash), addresses and topic positions.
 public struct LogFilter: Sendable, Hashable {
+    /// First block of the range (node default: latest).
     public var fromBlock: BlockTag?
+    /// Last block of the range (node default: latest).
     public var toBlock: BlockTag?
     /// One block by hash, instead of a range.
     public var blockHash: Bytes32?

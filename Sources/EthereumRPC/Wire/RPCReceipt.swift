@@ -2,24 +2,33 @@ import EthereumPrimitives
 
 /// A transaction receipt (`eth_getTransactionReceipt`).
 public struct RPCReceipt: Sendable, Hashable {
+    /// The transaction's hash.
     public var transactionHash: Bytes32
+    /// Its position in the block (nil while pending).
     public var transactionIndex: UInt64
+    /// The block holding it (nil while pending).
     public var blockHash: Bytes32
+    /// The number of the block holding it (nil while pending).
     public var blockNumber: UInt64
+    /// The sender.
     public var from: Address
     /// Nil for a contract creation.
     public var to: Address?
     /// The created contract, for a creation.
     public var contractAddress: Address?
+    /// Gas used in the block up to and including this transaction.
     public var cumulativeGasUsed: UInt64
+    /// Gas used.
     public var gasUsed: UInt64
     /// The price per gas actually paid (base fee + tip for EIP-1559). Nodes before London may omit it.
     public var effectiveGasPrice: UInt256?
     /// EIP-658 status: true on success, false when the execution reverted or failed. Nil for pre-Byzantium
     /// receipts, which carry a state root instead.
     public var status: Bool?
+    /// EIP-2718 transaction type.
     public var type: UInt64
     public var logs: [RPCLog]
+    /// The 256-byte bloom filter of the logs.
     public var logsBloom: [UInt8]
 
     /// True when the transaction succeeded (status 1).

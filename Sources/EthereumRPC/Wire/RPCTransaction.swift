@@ -3,27 +3,39 @@ import EthereumPrimitives
 /// A transaction as `eth_getTransactionByHash` and full blocks return it. Fields a transaction type does
 /// not have are nil (e.g. `maxFeePerGas` of a legacy transaction).
 public struct RPCTransaction: Sendable, Hashable {
+    /// The transaction's (or block's) hash.
     public var hash: Bytes32
     /// EIP-2718 type: 0 legacy, 1 access list, 2 dynamic fee, 3 blob, 4 set code.
     public var type: UInt64
+    /// The sender's nonce.
     public var nonce: UInt64
+    /// The sender.
     public var from: Address
     /// Nil for a contract creation.
     public var to: Address?
+    /// Wei transferred.
     public var value: UInt256
+    /// The gas limit.
     public var gas: UInt64
     /// The legacy gas price, or the effective price of a mined EIP-1559 transaction (as nodes report it).
     public var gasPrice: UInt256?
     public var maxFeePerGas: UInt256?
     public var maxPriorityFeePerGas: UInt256?
+    /// Calldata, or init code for a creation.
     public var input: [UInt8]
+    /// The chain id it was signed for (EIP-155 / typed transactions).
     public var chainId: UInt64?
     /// Nil while the transaction is pending.
     public var blockHash: Bytes32?
+    /// The number of the block holding it (nil while pending).
     public var blockNumber: UInt64?
+    /// Its position in the block (nil while pending).
     public var transactionIndex: UInt64?
+    /// Signature v (or y-parity for typed transactions).
     public var v: UInt256
+    /// Signature r.
     public var r: UInt256
+    /// Signature s.
     public var s: UInt256
 
     /// Reads a transaction object.

@@ -60,6 +60,9 @@ import TestSupport
         let key1 = ["K1": "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d"]
         try cli.succeed(["user", "register", "bob", "--private-key-env", "K1"], environment: key1)
         try cli.succeed(["credit", "add", "bob", "3", "--dev-account", "1"])  // the same account, derived
+        // No view shows that an account already has an id: the gas estimate finds the contract's reason.
+        #expect(try cli.fail(["user", "register", "bob2", "--dev-account", "1"])
+            == "carchain: registerNewUser would revert: account already has a user id (found by eth_estimateGas; nothing was sent)")
         // Another account (not the manager, not bob's) is refused before sending.
         #expect(try cli.fail(["rent", "CAR1", "--user", "bob", "--dev-account", "2"])
             == "carchain: not user's account or manager (checked before sending; nothing was sent)")
