@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .library(name: "EthereumPrimitives", targets: ["EthereumPrimitives"]),
         .library(name: "EthereumCrypto", targets: ["EthereumCrypto"]),
+        .library(name: "EthereumRPC", targets: ["EthereumRPC"]),
         .library(name: "EthereumTrie", targets: ["EthereumTrie"]),
         .library(name: "EthereumTransactions", targets: ["EthereumTransactions"]),
         .library(name: "EthereumABI", targets: ["EthereumABI"]),
@@ -21,6 +22,9 @@ let package = Package(
         // Test-only reference for UInt256 property tests.
         .package(url: "https://github.com/attaswift/BigInt.git", from: "6.0.1"),
         // SHA-2, HMAC, PBKDF2, scrypt and AES-CTR for keystores and BIP-39/BIP-32; SHA-256 for the precompile.
+        // JSON-RPC over HTTP(S) (EthereumRPC); swift-nio for the RPC tests' scripted HTTP server.
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         // SQLite persistence for the local chain (Chain).
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
@@ -72,6 +76,31 @@ let package = Package(
                 "ChainCrashHelper",
             ]
         ),
+        // JSON-RPC 2.0 client: transports, typed eth_* methods, batching, errors, retries, sending.
+        .target(
+            name: "EthereumRPC",
+            dependencies: [
+                "EthereumPrimitives",
+                "EthereumCrypto",
+                "EthereumTransactions",
+                "EthereumABI",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+        .testTarget(
+            name: "EthereumRPCTests",
+            dependencies: [
+                "EthereumRPC",
+                "EthereumABI",
+                "EthereumCrypto",
+                "EthereumTransactions",
+                "TestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         .executableTarget(
             name: "carchain",
             dependencies: [
@@ -82,6 +111,7 @@ let package = Package(
                 "CarChain",
                 "EVM",
                 "Chain",
+                "EthereumRPC",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -124,6 +154,8 @@ let package = Package(
                 "EthereumCrypto",
                 "EthereumTransactions",
                 "EthereumABI",
+                "EthereumRPC",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 "CSecp256k1",
                 "CLibCrypto",
                 "EVM",

@@ -11,4 +11,5 @@ let benchmarks: @Sendable () -> Void = {
     registerABIBenchmarks()
     registerEVMBenchmarks()
     registerChainBenchmarks()
+    registerRPCBenchmarks()
 }

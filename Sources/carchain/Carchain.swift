@@ -22,6 +22,8 @@ struct Carchain: AsyncParsableCommand {
         subcommands: [
             UtilCommand.self, TxCommand.self, WalletCommand.self, SignMessageCommand.self, VerifyMessageCommand.self,
             ABICommand.self, EVMCommand.self,
+            DeployCommand.self, UserCommand.self, CarCommand.self, CreditCommand.self, RentCommand.self,
+            ReturnCommand.self, ProfileCommand.self, StatsCommand.self,
         ]
     )
 }

@@ -1,0 +1,65 @@
+import ArgumentParser
+import CarChain
+import EthereumPrimitives
+
+/// `carchain profile USER_ID`: a user's credit and rented car.
+struct ProfileCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "profile",
+        abstract: "Show a user's credit and the car they rent (\"-\" for none).",
+        discussion: """
+            Example:
+              carchain profile O6fLnMnVXAUWmxdIYatVNzaE31i1 --rpc http://127.0.0.1:8545
+            """
+    )
+
+    @Argument(help: "The user id.") var userId: String
+    @OptionGroup var node: NodeOptions
+    @OptionGroup var output: JSONOption
+
+    func run() async throws {
+        let session = try await NodeSession.reading(node)
+        let contract = try await session.contract()
+        let car = try await contract.getUserCar(userId)
+        let credit = try await contract.getUserCredit(userId)
+        // The contract reads an unknown id as credit 0 and car "" (a registered user without a car reads "-").
+        guard !car.isEmpty else { throw CLIError("user not registered: \(userId)") }
+        if output.json {
+            Output.json(["userId": userId, "credit": credit.description, "car": car])
+        } else {
+            print("user:   \(userId)\ncredit: \(credit)\ncar:    \(car)")
+        }
+    }
+}
+
+/// `carchain stats`: the contract's counters.
+struct StatsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stats",
+        abstract: "Show the counters: registered users and cars, rented and available cars.",
+        discussion: """
+            Example:
+              carchain stats --rpc http://127.0.0.1:8545 --json
+            """
+    )
+
+    @OptionGroup var node: NodeOptions
+    @OptionGroup var output: JSONOption
+
+    func run() async throws {
+        let session = try await NodeSession.reading(node)
+        let contract = try await session.contract()
+        let users = try await contract.registeredUsers()
+        let cars = try await contract.registeredCars()
+        let rented = try await contract.rentedCars()
+        let available = try await contract.availableCars()
+        if output.json {
+            Output.json([
+                "registeredUsers": users.description, "registeredCars": cars.description,
+                "rentedCars": rented.description, "availableCars": available.description,
+            ])
+        } else {
+            print("registered users: \(users)\nregistered cars:  \(cars)\nrented cars:      \(rented)\navailable cars:   \(available)")
+        }
+    }
+}

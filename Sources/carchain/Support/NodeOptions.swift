@@ -1,0 +1,91 @@
+import ArgumentParser
+import EthereumPrimitives
+import EthereumRPC
+
+/// Options of every command that talks to a node: where it is, which chain it must be, and time limits.
+struct NodeOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The node's JSON-RPC URL (default: $CARCHAIN_RPC).", valueName: "url"))
+    var rpc: String?
+
+    @Option(name: .long, help: "The chain id the node must report; nothing is signed otherwise.")
+    var chainId: UInt64 = 4
+
+    @Option(name: .long, help: ArgumentHelp("Seconds each request to the node may take.", valueName: "seconds"))
+    var timeout: Double = 30
+
+    @Option(name: .long, help: ArgumentHelp("The CarChain contract (default: the one deployed on this chain id, from $CARCHAIN_HOME/config.json).", valueName: "address"))
+    var contract: String?
+
+    mutating func validate() throws {
+        guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number of seconds") }
+    }
+
+    /// The node URL from `--rpc` or `$CARCHAIN_RPC`.
+    func url(environment: [String: String]) -> String? {
+        if let rpc, !rpc.isEmpty { return rpc }
+        if let env = environment["CARCHAIN_RPC"], !env.isEmpty { return env }
+        return nil
+    }
+
+    /// The contract address from `--contract`, parsed.
+    func contractAddress() throws(CLIError) -> Address? {
+        guard let contract else { return nil }
+        do { return try Address(contract) } catch { throw CLIError("--contract: \(error)") }
+    }
+}
+
+/// Options of commands that send transactions: gas, fees, receipts and checks.
+struct TransactionOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("legacy, eip1559 or auto (EIP-1559 when the node's blocks have a base fee). Default: legacy on chain 4, auto elsewhere.", valueName: "type"))
+    var txType: String?
+
+    @Option(name: .long, help: "Gas limit (default: the node's estimate x 1.2).")
+    var gasLimit: UInt64?
+
+    @Option(name: .long, help: ArgumentHelp("Legacy gas price, e.g. '2 gwei' (default: eth_gasPrice).", valueName: "amount"))
+    var gasPrice: String?
+
+    @Option(name: .long, help: ArgumentHelp("EIP-1559 fee cap, e.g. '30 gwei' (default: 2 x base fee + tip).", valueName: "amount"))
+    var maxFee: String?
+
+    @Option(name: .long, help: ArgumentHelp("EIP-1559 tip, e.g. '1 gwei' (default: eth_maxPriorityFeePerGas).", valueName: "amount"))
+    var priorityFee: String?
+
+    @Option(name: .long, help: "Blocks that must hold the transaction, its own included, before it counts.")
+    var confirmations: UInt64 = 1
+
+    @Option(name: .long, help: ArgumentHelp("Seconds to wait for the receipt.", valueName: "seconds"))
+    var receiptTimeout: Double = 120
+
+    @Flag(name: .long, help: "Skip the checks made before sending (a refusal then happens on chain and costs gas).")
+    var noPrecheck = false
+
+    mutating func validate() throws {
+        if let txType, FeeMode(rawValue: txType) == nil {
+            throw ValidationError("--tx-type must be legacy, eip1559 or auto, not '\(txType)'")
+        }
+        guard confirmations >= 1 else { throw ValidationError("--confirmations must be at least 1") }
+        guard receiptTimeout > 0, receiptTimeout.isFinite else { throw ValidationError("--receipt-timeout must be positive") }
+        if gasLimit == 0 { throw ValidationError("--gas-limit must be positive") }
+    }
+
+    /// The sender's options for a node that must be on `chainID`.
+    func sendOptions(chainID: UInt64) throws(CLIError) -> SendOptions {
+        SendOptions(
+            expectedChainID: chainID,
+            gasLimit: gasLimit.map { .fixed($0) } ?? .estimate(margin: 1.2),
+            feeMode: txType.flatMap(FeeMode.init(rawValue:)),
+            gasPrice: try gasPrice.map { text throws(CLIError) in try TransactionOptions.amount(text, option: "--gas-price") },
+            maxFeePerGas: try maxFee.map { text throws(CLIError) in try TransactionOptions.amount(text, option: "--max-fee") },
+            maxPriorityFeePerGas: try priorityFee.map { text throws(CLIError) in try TransactionOptions.amount(text, option: "--priority-fee") },
+            receiptTimeout: receiptTimeout,
+            confirmations: confirmations,
+            // Without the checks, a call the estimate finds reverting is still sent, so the chain refuses it.
+            gasLimitWhenEstimateReverts: noPrecheck ? (gasLimit ?? 500_000) : nil
+        )
+    }
+
+    static func amount(_ text: String, option: String) throws(CLIError) -> UInt256 {
+        do { return try Units.parse(text) } catch { throw CLIError("\(option): \(error)") }
+    }
+}
