@@ -16,6 +16,13 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
         // Test-only reference for UInt256 property tests.
         .package(url: "https://github.com/attaswift/BigInt.git", from: "6.0.1"),
+        // Auth service (AuthEmulator) and its client (CarChain/Auth).
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     ],
     targets: [
         // libsecp256k1 from the system (Debian: libsecp256k1-dev), found through pkg-config.
@@ -49,6 +56,43 @@ let package = Package(
         ),
         .testTarget(name: "EthereumCryptoTests", dependencies: ["EthereumCrypto", "TestSupport"]),
         .testTarget(name: "CarchainCLITests", dependencies: ["EthereumPrimitives", "TestSupport"]),
+        // Auth: a Firebase-Auth-compatible service (REST v1 wire format) and the client the CLI uses.
+        .target(
+            name: "AuthEmulator",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "CarChain",
+            dependencies: [
+                "AuthEmulator",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+        .testTarget(
+            name: "AuthEmulatorTests",
+            dependencies: [
+                "AuthEmulator",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+            ]
+        ),
+        .testTarget(
+            name: "CarChainTests",
+            dependencies: [
+                "CarChain",
+                "AuthEmulator",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
         .executableTarget(
             name: "CarchainBenchmarks",
             dependencies: [
