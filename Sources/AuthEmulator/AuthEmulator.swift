@@ -12,6 +12,9 @@ import Foundation
 /// hashes and tokens are compared in constant time; an unknown email and a wrong password produce the same
 /// response after the same scrypt work; failed sign-ins are limited per email whether or not the account exists.
 public final class AuthEmulator: Sendable {
+    /// The project id used when none is configured. Firebase treats `demo-` project ids as emulator-only.
+    public static let defaultProjectId = "demo-carchain"
+
     /// The Firebase project id (`aud` of the ID tokens).
     public let projectId: String
     /// The account store.
@@ -40,7 +43,7 @@ public final class AuthEmulator: Sendable {
     /// Opens the service on a data directory: accounts in `<dataDirectory>/auth.sqlite`, the signing key in
     /// `<dataDirectory>/auth-signing-key.pem` (generated on first use, mode 0600).
     public static func open(
-        dataDirectory: String, projectId: String, clock: any AuthClock = SystemAuthClock(),
+        dataDirectory: String, projectId: String = defaultProjectId, clock: any AuthClock = SystemAuthClock(),
         policy: AuthPolicy = AuthPolicy()
     ) async throws -> AuthEmulator {
         try SecureFile.createDirectory(dataDirectory)
@@ -52,7 +55,7 @@ public final class AuthEmulator: Sendable {
 
     /// A service that keeps nothing on disk: an in-memory store and a fresh signing key.
     public static func ephemeral(
-        projectId: String, clock: any AuthClock = SystemAuthClock(), policy: AuthPolicy = AuthPolicy()
+        projectId: String = defaultProjectId, clock: any AuthClock = SystemAuthClock(), policy: AuthPolicy = AuthPolicy()
     ) async throws -> AuthEmulator {
         let store = try AuthStore.inMemory()
         let signer = try await TokenSigner.generate().signer
@@ -177,8 +180,8 @@ public final class AuthEmulator: Sendable {
         guard let user = try await storeCall({ try await self.store.user(uid: claims.userId) }) else {
             throw .badRequest(.userNotFound)
         }
-        guard !user.disabled else { throw .badRequest(.userDisabled) }
         guard claims.issuedAt >= Int64(user.validSince.timeIntervalSince1970) else { throw .badRequest(.tokenExpired) }
+        guard !user.disabled else { throw .badRequest(.userDisabled) }
         return AuthWire.LookupResponse(users: [Self.accountInfo(user)])
     }
 

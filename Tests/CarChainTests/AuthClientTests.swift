@@ -184,6 +184,34 @@ struct AuthClientTests {
         #expect(throws: AuthClientError.self) { try AuthClient(transport: emulator, apiKey: "") }
     }
 
+    @Test("resolve: embedded service by default, --auth-url for HTTP, --api-key required for real Firebase")
+    func resolve() async throws {
+        let embedded = try await AuthClient.resolve(authURL: nil, apiKey: nil) {
+            try AuthEmulator(
+                store: try AuthStore.inMemory(), signer: try await ClientTestKeys.shared.value, projectId: "demo-carchain",
+                policy: fastPolicy)
+        }
+        #expect(embedded.backend == "in-process")
+        _ = try await embedded.signUp(email: "hal@example.com", password: "secret-pw")
+
+        let served = try await AuthClient.resolve(authURL: "http://127.0.0.1:8545", apiKey: nil) {
+            Issue.record("the embedded service was opened although --auth-url was given")
+            throw AuthClientError.invalidConfiguration("unused")
+        }
+        #expect(served.backend == "http://127.0.0.1:8545")
+        #expect(served.apiKey == AuthClient.localAPIKey)
+
+        await #expect(throws: AuthClientError.self) {
+            _ = try await AuthClient.resolve(authURL: "https://identitytoolkit.googleapis.com", apiKey: nil) {
+                throw AuthClientError.invalidConfiguration("unused")
+            }
+        }
+        let firebase = try await AuthClient.resolve(authURL: "https://identitytoolkit.googleapis.com", apiKey: "AIzaKEY") {
+            throw AuthClientError.invalidConfiguration("unused")
+        }
+        #expect((firebase.transport as? HTTPAuthTransport)?.isProduction == true)
+    }
+
     @Test("an unreachable service is a transport error that does not show the API key")
     func unreachable() async throws {
         // Port 1 on loopback: nothing listens there, so the connection is refused at once.

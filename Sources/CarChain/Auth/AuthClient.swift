@@ -45,6 +45,15 @@ public struct AuthClient: Sendable {
         return try AuthClient(transport: transport, apiKey: apiKey, clock: clock)
     }
 
+    /// The client the CLI's options describe: the embedded service when `authURL` is nil (opened lazily by
+    /// `embedded`), otherwise HTTP to `authURL` (a served emulator, or real Firebase with `apiKey`).
+    public static func resolve(
+        authURL: String?, apiKey: String?, embedded: () async throws -> AuthEmulator
+    ) async throws -> AuthClient {
+        guard let authURL else { return inProcess(try await embedded(), apiKey: apiKey ?? localAPIKey) }
+        return try http(baseURL: authURL, apiKey: apiKey ?? localAPIKey)
+    }
+
     private init(unchecked transport: any AuthTransport, apiKey: String, clock: any AuthClock) {
         self.transport = transport
         self.apiKey = apiKey
