@@ -1,4 +1,5 @@
 import Crypto
+import Dispatch
 import Foundation
 
 /// A Firebase-Auth-compatible service: email/password accounts, RS256 ID tokens and refresh tokens, answering the
@@ -26,6 +27,9 @@ public final class AuthEmulator: Sendable {
     /// Costs and lifetimes.
     public let policy: AuthPolicy
     private let hasher: PasswordHasher
+    /// scrypt runs here, one hash at a time, off Swift's cooperative thread pool: a burst of sign-ins neither
+    /// stalls the other tasks of the process (the dev node's JSON-RPC) nor holds more than one scrypt's memory.
+    private let passwordQueue = DispatchQueue(label: "carchain.auth.scrypt")
 
     /// Creates the service over a store and a signing key.
     public init(
@@ -104,17 +108,14 @@ public final class AuthEmulator: Sendable {
                 .weakPassword, "Password should be at least \(AuthPolicy.minimumPasswordLength) characters")
         }
 
-        let hash: PasswordHash
-        do {
-            hash = try hasher.hash(password)
-        } catch {
-            throw .internalFailure("password hashing failed")
-        }
+        let hasher = self.hasher
+        let hash = try await passwordWork("password hashing failed") { try hasher.hash(password) }
         let now = clock.now()
         let displayName = request.displayName.flatMap { $0.isEmpty ? nil : $0 }
         var user = AuthUserRecord(
             uid: SecureRandom.uid(), email: email, displayName: displayName, passwordHash: hash, createdAt: now,
-            lastLoginAt: now, passwordUpdatedAt: now, validSince: Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down)))
+            lastLoginAt: now, passwordUpdatedAt: now,
+            validSince: Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down)))
         for attempt in 0..<3 {
             do throws(AuthStoreError) {
                 try await store.insertUser(user)
@@ -155,11 +156,10 @@ public final class AuthEmulator: Sendable {
         }
 
         let user = try await storeCall { try await self.store.user(email: email) }
-        let matches: Bool
-        do {
-            matches = try hasher.verify(password, against: user?.passwordHash ?? hasher.unmatchableHash())
-        } catch {
-            throw .internalFailure("password verification failed")
+        let hasher = self.hasher
+        let stored = user?.passwordHash ?? hasher.unmatchableHash()
+        let matches = try await passwordWork("password verification failed") {
+            try hasher.verify(password, against: stored)
         }
         guard let user, matches else { throw .badRequest(.invalidLoginCredentials) }
         guard !user.disabled else { throw .badRequest(.userDisabled) }
@@ -252,6 +252,19 @@ public final class AuthEmulator: Sendable {
             return try await signer.sign(claims)
         } catch {
             throw .internalFailure("token signing failed")
+        }
+    }
+
+    private func passwordWork<T: Sendable>(
+        _ failure: String, _ work: @escaping @Sendable () throws(PasswordHasherError) -> T
+    ) async throws(AuthServiceError) -> T {
+        let result: Result<T, PasswordHasherError> = await withCheckedContinuation { continuation in
+            passwordQueue.async { continuation.resume(returning: Result { () throws(PasswordHasherError) in try work() }) }
+        }
+        do {
+            return try result.get()
+        } catch {
+            throw .internalFailure(failure)
         }
     }
 

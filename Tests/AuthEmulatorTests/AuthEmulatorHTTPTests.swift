@@ -129,7 +129,7 @@ struct AuthEmulatorHTTPTests {
             let empty = try await send(client, .signUp, #"{"email":"yui@example.com","password":"secret-pw"}"#, query: "?key=")
             #expect(empty.status == 403)
             var headers = HTTPFields()
-            headers[HTTPField.Name("x-goog-api-key")!] = "fake-api-key"
+            headers[try #require(HTTPField.Name("x-goog-api-key"))] = "fake-api-key"
             let viaHeader = try await send(client, .signUp, #"{"email":"yui@example.com","password":"secret-pw"}"#, query: "", headers: headers)
             #expect(viaHeader.status == 200)
         }

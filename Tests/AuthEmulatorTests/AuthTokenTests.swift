@@ -44,7 +44,7 @@ struct AuthTokenTests {
         // Flip one payload character: the signature no longer verifies.
         var parts = created.idToken.split(separator: ".").map(String.init)
         var claims = try #require(Base64URL.decode(parts[1]))
-        claims[claims.firstIndex(of: UInt8(ascii: "@"))!] = UInt8(ascii: "#")
+        claims[try #require(claims.firstIndex(of: UInt8(ascii: "@")))] = UInt8(ascii: "#")
         parts[1] = Base64URL.encode(claims)
         await #expect(throws: (any Error).self) { _ = try await keys.verify(parts.joined(separator: "."), as: RawClaims.self) }
     }

@@ -232,17 +232,18 @@ struct AuthClientTests {
             var backend: String { "canned" }
             func send(_ request: AuthHTTPRequest) async throws(AuthClientError) -> AuthHTTPResponse { response }
         }
-        func error(status: Int, body: String) async -> AuthClientError? {
-            let client = try? AuthClient(transport: Canned(response: AuthHTTPResponse(status: status, body: Array(body.utf8))), apiKey: "k")
-            return await clientError { try await client!.signIn(email: "a@example.com", password: "secret-pw") }
+        func error(status: Int, body: String) async throws -> AuthClientError? {
+            let client = try AuthClient(
+                transport: Canned(response: AuthHTTPResponse(status: status, body: Array(body.utf8))), apiKey: "k")
+            return await clientError { try await client.signIn(email: "a@example.com", password: "secret-pw") }
         }
-        #expect(await error(status: 400, body: #"{"error":{"code":400,"message":"USER_DISABLED"}}"#)?.code == .userDisabled)
-        #expect(await error(status: 400, body: #"{"error":{"code":400,"message":"OPERATION_NOT_ALLOWED : Password sign-in is disabled for this project."}}"#)?.code
+        #expect(try await error(status: 400, body: #"{"error":{"code":400,"message":"USER_DISABLED"}}"#)?.code == .userDisabled)
+        #expect(try await error(status: 400, body: #"{"error":{"code":400,"message":"OPERATION_NOT_ALLOWED : Password sign-in is disabled for this project."}}"#)?.code
             == AuthErrorCode(rawValue: "OPERATION_NOT_ALLOWED"))
-        #expect(await error(status: 403, body: #"{"error":{"code":403,"message":"The request is missing a valid API key.","status":"PERMISSION_DENIED"}}"#)?.code == .permissionDenied)
-        let html = await error(status: 502, body: "<html>Bad Gateway</html>")
+        #expect(try await error(status: 403, body: #"{"error":{"code":403,"message":"The request is missing a valid API key.","status":"PERMISSION_DENIED"}}"#)?.code == .permissionDenied)
+        let html = try await error(status: 502, body: "<html>Bad Gateway</html>")
         guard case .malformedResponse = html else { Issue.record("expected malformedResponse, got \(String(describing: html))"); return }
-        let truncated = await error(status: 200, body: #"{"kind":"identitytoolkit#VerifyPasswordResponse"}"#)
+        let truncated = try await error(status: 200, body: #"{"kind":"identitytoolkit#VerifyPasswordResponse"}"#)
         guard case .malformedResponse = truncated else { Issue.record("expected malformedResponse, got \(String(describing: truncated))"); return }
     }
 }
