@@ -13,6 +13,9 @@ let package = Package(
         .library(name: "EthereumTrie", targets: ["EthereumTrie"]),
         .library(name: "EthereumTransactions", targets: ["EthereumTransactions"]),
         .library(name: "EthereumABI", targets: ["EthereumABI"]),
+        .library(name: "EVM", targets: ["EVM"]),
+        .library(name: "Chain", targets: ["Chain"]),
+        .library(name: "AuthEmulator", targets: ["AuthEmulator"]),
         .library(name: "CarChain", targets: ["CarChain"]),
         .executable(name: "carchain", targets: ["carchain"]),
     ],
@@ -21,13 +24,17 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
         // Test-only reference for UInt256 property tests.
         .package(url: "https://github.com/attaswift/BigInt.git", from: "6.0.1"),
-        // SHA-2, HMAC, PBKDF2, scrypt and AES-CTR for keystores and BIP-39/BIP-32; SHA-256 for the precompile.
-        // JSON-RPC over HTTP(S) (EthereumRPC); swift-nio for the RPC tests' scripted HTTP server.
+        // SHA-2, HMAC, PBKDF2, scrypt and AES-CTR for keystores, BIP-39/BIP-32 and auth; SHA-256 for the precompile.
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        // JSON-RPC over HTTP(S) (EthereumRPC, auth client); swift-nio for the RPC tests' scripted HTTP server.
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
-        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
-        // SQLite persistence for the local chain (Chain).
+        // SQLite persistence for the local chain (Chain) and the auth service's users.
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        // HTTP server for the dev node and the auth service; RS256 ID tokens; logging.
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     ],
     targets: [
         // libsecp256k1 from the system (Debian: libsecp256k1-dev), found through pkg-config.
@@ -144,9 +151,43 @@ let package = Package(
         ),
         // ABI codec (JSON ABIs, signatures, strict decoder, events, revert data) and the CarChain binding + model.
         .target(name: "EthereumABI", dependencies: ["EthereumPrimitives"]),
-        .target(name: "CarChain", dependencies: ["EthereumPrimitives", "EthereumABI"]),
+        .target(
+            name: "CarChain",
+            dependencies: [
+                "EthereumPrimitives", "EthereumABI", "AuthEmulator",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
         .testTarget(name: "EthereumABITests", dependencies: ["EthereumABI", "TestSupport"]),
-        .testTarget(name: "CarChainTests", dependencies: ["CarChain", "EthereumABI", "TestSupport"]),
+        .testTarget(
+            name: "CarChainTests",
+            dependencies: [
+                "CarChain", "EthereumABI", "TestSupport", "AuthEmulator",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
+        // Auth: a Firebase-Auth-compatible service (REST v1 wire format); its client lives in CarChain/Auth.
+        .target(
+            name: "AuthEmulator",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "AuthEmulatorTests",
+            dependencies: [
+                "AuthEmulator",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+            ]
+        ),
         .executableTarget(
             name: "CarchainBenchmarks",
             dependencies: [
