@@ -80,10 +80,11 @@ import TestSupport
         let contract = try #require(node.output.components(separatedBy: "CarChain: ").dropFirst().first?.prefix(42))
         let code = try await client.code(at: try Address(String(contract)))
         #expect(!code.isEmpty)
-        do {
-            _ = try await client.call(EthereumRPC.CallRequest(
-                from: accounts[0], to: try Address(String(contract)),
-                data: CarChainOperation.rentCar(plate: "NONE", userId: "x").calldata))
+        let request = EthereumRPC.CallRequest(
+            from: accounts[0], to: try Address(String(contract)),
+            data: CarChainOperation.rentCar(plate: "NONE", userId: "x").calldata)
+        do throws(RPCError) {
+            _ = try await client.call(request)
             Issue.record("the call should revert")
         } catch {
             guard case .reverted(let revert) = error else { Issue.record("expected a revert, got \(error)"); return }
