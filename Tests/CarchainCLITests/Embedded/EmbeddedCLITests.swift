@@ -141,8 +141,8 @@ import Glibc
         }
         let nodeURL = try #require(url, "carchain node did not start")
         // The lock file names the node; the CLI goes through it (the files are locked by the node).
-        let lock = try String(contentsOf: home.directory.appendingPathComponent("chain/LOCK"), encoding: .utf8)
-        #expect(lock.contains(nodeURL))
+        let lock = try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: home.directory.appendingPathComponent("chain/LOCK")))
+        #expect(lock["url"] == .string(nodeURL))
         try home.succeed(["car", "register", "N2"])
         #expect(try home.succeed(["stats"]).hasPrefix("registered users: 0\nregistered cars:  2\n"))
         // After the node stops, the embedded chain has everything the node mined.
