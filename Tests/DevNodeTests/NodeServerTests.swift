@@ -54,6 +54,18 @@ import TestSupport
         #expect(node.process.isRunning)
     }
 
+    @Test func authEmulatorRoutesShareThePort() async throws {
+        guard let node = try NodeProcess.start(["--ephemeral"]) else { return }
+        defer { node.stop() }
+        let signUp = try HTTPTransport(url: node.url + "/identitytoolkit.googleapis.com/v1/accounts:signUp?key=demo", timeout: 60)
+        let body = Array("{\"email\":\"driver@example.com\",\"password\":\"correct horse\",\"returnSecureToken\":true}".utf8)
+        let answer = try JSONDecoder().decode(JSONValue.self, from: Data(try await signUp.send(body)))
+        #expect(answer["idToken"]?.stringValue?.split(separator: ".").count == 3)
+        #expect(answer["localId"]?.stringValue?.isEmpty == false)
+        // JSON-RPC still answers on / next to it.
+        #expect(try await node.client().chainID() == 4)
+    }
+
     @Test func projectClientAgainstTheNode() async throws {
         guard let node = try NodeProcess.start(["--ephemeral"]) else { return }
         defer { node.stop() }
