@@ -4,7 +4,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
 SWIFT ?= swift
-APT_PACKAGES := libsecp256k1-dev libssl-dev libgmp-dev libsqlite3-dev pkg-config
+APT_PACKAGES := libsecp256k1-dev libssl-dev libgmp-dev libsqlite3-dev pkg-config librsvg2-bin
 VENV := .venv
 PYTHON := $(VENV)/bin/python
 SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo >/dev/null && echo sudo)
