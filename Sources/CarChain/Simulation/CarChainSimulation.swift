@@ -42,7 +42,7 @@ public struct SimulationReport: Sendable {
     public var options: SimulationOptions
     /// Per function, sorted by name.
     public var operations: [SimulationOperationCount]
-    /// How often each revert reason occurred, most frequent first (ties by text).
+    /// How often each revert reason (the `Error(string)` text) occurred, most frequent first (ties by text).
     public var revertReasons: [(reason: String, count: Int)]
     /// How many view results were compared with the model.
     public var readsChecked: Int
@@ -149,7 +149,13 @@ public enum CarChainSimulation {
                 guard transaction.error?.revertReason == reason else {
                     throw disagreement("outcome", chain: chainOutcome, model: reason.description)
                 }
-                reasons[reason.description, default: 0] += 1
+                let text: String
+                switch reason {
+                case .error(let message): text = message
+                case .empty: text = "(no reason: ABI layer)"
+                default: text = reason.description
+                }
+                reasons[text, default: 0] += 1
             }
             observations.append(GasObservation(function: operation.functionName, gasUsed: transaction.outcome.gasUsed, succeeded: transaction.succeeded))
             var count = counts[operation.functionName] ?? (0, 0)

@@ -86,35 +86,62 @@ public struct SimulationWorkload: Sendable {
     }
 
     /// The next operation. `accounts[i]` is user i's account.
+    ///
+    /// Roughly: a tenth registrations of users and cars (mostly new ones while any are left), a fifth
+    /// credit, the rest rentals and returns (mostly of rented cars, by their renters); about a third of
+    /// all operations are refused.
     public mutating func next(model: CarChainModel, accounts: [Address]) -> (sender: SimulationSender, operation: CarChainOperation) {
-        let roll = random.below(100)
+        let ids = (0..<users).map(Self.userId)
+        let plates = (0..<cars).map(Self.plate)
+        let unregisteredUsers = (0..<users).filter { !model.isUserRegistered(Self.userId($0)) }
+        let unregisteredCars = plates.filter { !model.getCar($0).registered }
+        let rented = plates.filter { !model.getCar($0).renter.isEmpty }
+        var roll = random.below(100)
+        // Registrations are mostly pointless once everyone is registered; returns once nothing is rented.
+        if roll < 10 && unregisteredUsers.isEmpty && random.chance(70) { roll = 17 + random.below(18) }
+        if (10..<17).contains(roll) && unregisteredCars.isEmpty && random.chance(70) { roll = 35 + random.below(35) }
+        if roll >= 70 && rented.isEmpty && random.chance(70) { roll = 35 + random.below(35) }
+        let free = plates.filter { model.getCar($0).registered && model.getCar($0).renter.isEmpty }
+        if (35..<70).contains(roll) && free.isEmpty && !rented.isEmpty && random.chance(60) { roll = 70 + random.below(30) }
         switch roll {
         case 0..<10:
-            let i = anyUser()
+            let i = !unregisteredUsers.isEmpty && random.chance(80) ? random.pick(unregisteredUsers) : anyUser()
             let id = random.chance(3) ? random.pick(Self.oddIds) : Self.userId(i)
             let sender: SimulationSender
             switch random.below(20) {
-            case 0..<10: sender = .user(i)
-            case 10..<17: sender = .manager
-            case 17..<19: sender = .user(anyUser())
+            case 0..<11: sender = .user(i)
+            case 11..<18: sender = .manager
+            case 18: sender = .user(anyUser())
             default: sender = .stranger
             }
             return (sender, .registerNewUser(userId: id))
         case 10..<17:
-            let plate = random.chance(5) ? random.pick(Self.oddPlates) : Self.plate(random.below(cars))
-            let sender: SimulationSender = random.chance(90) ? .manager : (random.chance(50) ? .stranger : .user(anyUser()))
+            let plate: String
+            if random.chance(5) {
+                plate = random.pick(Self.oddPlates)
+            } else if !unregisteredCars.isEmpty && random.chance(80) {
+                plate = random.pick(unregisteredCars)
+            } else {
+                plate = random.pick(plates)
+            }
+            let sender: SimulationSender = random.chance(92) ? .manager : (random.chance(50) ? .stranger : .user(anyUser()))
             return (sender, .registerNewCar(plate: plate))
         case 17..<35:
-            let id = userId(in: model)
-            let credit: UInt256 = random.chance(1) ? CarChainModel.maxCredit : UInt256(UInt64(random.pick([0, 1, 1, 1, 2, 3, 5])))
+            // Mostly a registered user whose credit ran out.
+            let broke = ids.filter { model.isUserRegistered($0) && model.getUserCredit($0).isZero }
+            let id = !broke.isEmpty && random.chance(50) ? random.pick(broke) : userId(in: model)
+            let credit: UInt256 = random.chance(1) ? CarChainModel.maxCredit : UInt256(UInt64(random.pick([0, 1, 1, 2, 2, 3, 3, 5])))
             return (sender(for: id, in: model, accounts: accounts), .addCredit(userId: id, credit: credit))
         case 35..<70:
             let plate = plate(in: model, preferFree: true)
-            let id = userId(in: model)
+            // Mostly someone who can rent: registered, with credit, renting nothing.
+            let eligible = ids.filter {
+                model.isUserRegistered($0) && model.getUserCredit($0) >= CarChainModel.minimumRentCredit && model.getUserCar($0) == CarChainModel.noCar
+            }
+            let id = !eligible.isEmpty && random.chance(70) ? random.pick(eligible) : userId(in: model)
             return (sender(for: id, in: model, accounts: accounts), .rentCar(plate: plate, userId: id))
         default:
-            let rented = (0..<cars).map(Self.plate).filter { !model.getCar($0).renter.isEmpty }
-            if !rented.isEmpty && random.chance(75) {
+            if !rented.isEmpty && random.chance(85) {
                 let plate = random.pick(rented)
                 let id = random.chance(85) ? model.getCar(plate).renter : userId(in: model)
                 return (sender(for: id, in: model, accounts: accounts), .returnCar(plate: plate, userId: id))
