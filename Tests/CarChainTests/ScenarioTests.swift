@@ -43,6 +43,7 @@ import TestSupport
         let accounts = #""accounts": {"manager": "dev:0"}"#
         let cases: [(String, String)] = [
             ("{", "scenario t.json is not valid JSON"),
+            ("{\"accounts\": {\"manager\": \"dev:0\"},\n \"steps\": [,]}", "scenario t.json is not valid JSON: invalid value at line 2, column 12"),
             ("[]", "scenario t.json: (top level): expected an object, found an array"),
             (#"{"steps": []}"#, "scenario t.json: accounts: missing"),
             (#"{"accounts": {}, "steps": []}"#, "scenario t.json: accounts: no accounts"),
@@ -87,7 +88,7 @@ import TestSupport
         #expect {
             try Scenario(contentsOf: URL(fileURLWithPath: "/nonexistent/dir/nope.json"))
         } throws: { error in
-            (error as? ScenarioError)?.description.hasPrefix("cannot read scenario /nonexistent/dir/nope.json") == true
+            (error as? ScenarioError)?.description == "cannot read scenario /nonexistent/dir/nope.json: no such file"
         }
     }
 

@@ -35,7 +35,7 @@ import TestSupport
         #expect(out.status == 0, "\(out.stderr)")
         let value = try Self.json(out.stdout)
         #expect(value["scenario"] == .string("seed-replay"))
-        #expect(value["hardfork"] == .string("cancun"))
+        #expect(value["hardfork"] == .string("Cancun"))
         #expect(value["deployment"]?["gas"] == .number("1111249"))
         #expect(value["functions"]?["rentCar"]?["calls"] == .number("5"))
         #expect(value["functions"]?["rentCar"]?["max"] == .number("40988"))
@@ -72,8 +72,9 @@ import TestSupport
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let cases: [(String, String)] = [
-            (#"{"accounts": {"manager": "dev:0"}, "steps": [{"op": "rentCar", "plate": "P"}]}"#, "carchain: scenario bad.json: steps[0].userId: missing"),
-            ("{ not json", "carchain: scenario bad.json is not valid JSON"),
+            (#"{"accounts": {"manager": "dev:0"}, "steps": [{"op": "rentCar", "plate": "P"}]}"#,
+             #"carchain: scenario bad.json: steps[0].userId: missing (rentCar needs a user id: "userId" or "user")"#),
+            ("{\n  not json", "carchain: scenario bad.json is not valid JSON: invalid value at line 2, column 3"),
             (#"{"accounts": {"manager": "dev:0"}, "steps": [{"op": "registerNewCar", "plate": "P"}, {"op": "registerNewCar", "plate": "P", "expect": "success"}]}"#,
              "carchain: scenario bad: step 2 registerNewCar(\"P\") from manager: expected success, got reverted: car already registered"),
         ]
@@ -89,7 +90,7 @@ import TestSupport
         }
         guard let missing = try Self.run(["gas-report", "--scenario", dir.appendingPathComponent("none.json").path]) else { return }
         #expect(missing.status == 1)
-        #expect(missing.stderr.hasPrefix("carchain: cannot read scenario "))
+        #expect(missing.stderr.hasPrefix("carchain: cannot read scenario ") && missing.stderr.contains("none.json: no such file"))
         guard let both = try Self.run(["gas-report", "--scenario", "x.json", "--seed-scenario"]) else { return }
         #expect(both.status == 1)
         #expect(both.stderr.contains("not both"))
@@ -117,7 +118,7 @@ import TestSupport
         #expect(first.stderr.isEmpty)
         guard let text = try Self.run(["simulate", "--seed", "7", "--users", "4", "--cars", "3", "--steps", "60"]) else { return }
         #expect(text.status == 0)
-        #expect(text.stdout.contains("Simulated 60 steps (seed 7, 4 users, 3 cars) on cancun"))
+        #expect(text.stdout.contains("Simulated 60 steps (seed 7, 4 users, 3 cars) on Cancun"))
         #expect(text.stdout.contains(a["stateRoot"]?.stringValue ?? "missing"))
         guard let bad = try Self.run(["simulate", "--seed", "1", "--users", "0"]) else { return }
         #expect(bad.status == 1)

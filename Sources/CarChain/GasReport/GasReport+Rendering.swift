@@ -62,15 +62,16 @@ extension GasReport {
         return price + ". " + total + "."
     }
 
-    /// The report as JSON: `{"contract", "deployment": {"gas", "size", "feeEth"…}, "functions": {name:
+    /// The report as JSON: `{"contract", "deployment": {"gas", "size", "feeWei", "feeEth", "feeFiat"}, "functions": {name:
     /// {"calls", "reverted", "min", "mean", "median", "max", "total", "meanFeeEth"…}}, "pricing", "totals"}`.
     public func jsonValue(pricing: GasPricing = GasPricing()) -> JSONValue {
         func fees(_ gas: UInt64, prefix: String) -> [(key: String, value: JSONValue)] {
+            let name = prefix.isEmpty ? "fee" : prefix + "Fee"
             var out: [(key: String, value: JSONValue)] = [
-                (prefix + "FeeWei", .string(pricing.feeWei(gas: gas).description)),
-                (prefix + "FeeEth", .string(pricing.feeEth(gas: gas))),
+                (name + "Wei", .string(pricing.feeWei(gas: gas).description)),
+                (name + "Eth", .string(pricing.feeEth(gas: gas))),
             ]
-            if let fiat = pricing.feeFiat(gas: gas) { out.append((prefix + "FeeFiat", .string(fiat))) }
+            if let fiat = pricing.feeFiat(gas: gas) { out.append((name + "Fiat", .string(fiat))) }
             return out
         }
         var members: [(key: String, value: JSONValue)] = [("contract", .string(contract))]

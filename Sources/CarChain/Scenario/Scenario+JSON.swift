@@ -8,6 +8,7 @@ extension Scenario {
 
     /// Reads a scenario file; errors name the file and the field (`busy-day.json: steps[3].plate: missing`).
     public init(contentsOf url: URL) throws(ScenarioError) {
+        guard FileManager.default.fileExists(atPath: url.path) else { throw .unreadable(path: url.path, reason: "no such file") }
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
             throw .unreadable(path: url.path, reason: (error as NSError).localizedDescription)
@@ -21,22 +22,40 @@ extension Scenario {
     public init(json: [UInt8], source: String = "scenario", defaultName: String = "scenario") throws(ScenarioError) {
         let document: JSONValue
         do { document = try JSONDecoder().decode(JSONValue.self, from: Data(json)) } catch {
-            throw .invalidJSON(source: source, reason: Self.describe(error))
+            throw .invalidJSON(source: source, reason: Self.describe(error, json: json))
         }
         var parser = ScenarioParser(source: source)
         self = try parser.scenario(document, defaultName: defaultName)
     }
 
-    /// A readable reason from Foundation's JSON errors (which hide it in the underlying error).
-    private static func describe(_ error: Error) -> String {
-        if case DecodingError.dataCorrupted(let context) = error {
-            if let underlying = context.underlyingError {
-                let text = (underlying as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
-                return text ?? context.debugDescription
-            }
-            return context.debugDescription
+    /// A readable reason for JSON that does not parse, with the line and column when Foundation's
+    /// parser reports a position ("… around character N").
+    private static func describe(_ error: Error, json: [UInt8]) -> String {
+        var detail: String?
+        do {
+            _ = try JSONSerialization.jsonObject(with: Data(json), options: [.fragmentsAllowed])
+        } catch let parseError {
+            detail = (parseError as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
         }
-        return "\(error)"
+        guard var text = detail else {
+            if case DecodingError.dataCorrupted(let context) = error { return context.debugDescription }
+            return "\(error)"
+        }
+        if text.hasSuffix(".") { text.removeLast() }
+        if let range = text.range(of: "around character "), let offset = Int(text[range.upperBound...]) {
+            var line = 1
+            var column = 1
+            for byte in json.prefix(offset) {
+                if byte == UInt8(ascii: "\n") {
+                    line += 1
+                    column = 1
+                } else if byte & 0xC0 != 0x80 {
+                    column += 1
+                }
+            }
+            text = String(text[..<range.lowerBound]) + "at line \(line), column \(column)"
+        }
+        return text.prefix(1).lowercased() + text.dropFirst()
     }
 }
 

@@ -71,6 +71,16 @@ public struct SimulationDisagreement: Error, Sendable, CustomStringConvertible {
     /// The model's answer.
     public var model: String
 
+    /// Creates a disagreement record.
+    public init(step: Int, operation: String, sender: String, subject: String, chain: String, model: String) {
+        self.step = step
+        self.operation = operation
+        self.sender = sender
+        self.subject = subject
+        self.chain = chain
+        self.model = model
+    }
+
     public var description: String {
         "simulation step \(step): \(operation) from \(sender): \(subject) differs: chain \(chain), model \(model)"
     }
