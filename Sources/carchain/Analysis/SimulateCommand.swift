@@ -117,7 +117,7 @@ struct SimulateCommand: AsyncParsableCommand {
         let o = report.options
         let c = report.finalCounters
         let value: JSONValue = .object([
-            ("seed", .string(String(o.seed))), ("users", .number(String(o.users))), ("cars", .number(String(o.cars))),
+            ("seed", .number(String(o.seed))), ("users", .number(String(o.users))), ("cars", .number(String(o.cars))),
             ("steps", .number(String(o.steps))), ("hardfork", .string(o.hardfork.name)),
             ("elapsedSeconds", .number(String(format: "%.3f", seconds))), ("agreed", .bool(true)),
             ("readsChecked", .number(String(report.readsChecked))),
