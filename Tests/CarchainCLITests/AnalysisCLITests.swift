@@ -97,6 +97,10 @@ import TestSupport
         guard let fork = try Self.run(["gas-report", "--hardfork", "london"]) else { return }
         #expect(fork.status == 1)
         #expect(fork.stderr.contains("needs cancun or later"))
+        let notArtifact = TestPaths.packageRoot.appendingPathComponent("Package.swift").path
+        guard let artifact = try Self.run(["gas-report", "--compare", notArtifact]) else { return }
+        #expect(artifact.status == 1)
+        #expect(artifact.stderr == "carchain: --compare \(notArtifact): invalid CarChain artifact: not valid JSON\n")
         guard let price = try Self.run(["gas-report", "--eth-price", "lots"]) else { return }
         #expect(price.status == 1)
         #expect(price.stderr.contains("invalid ETH price"))

@@ -60,7 +60,11 @@ struct GasReportCommand: AsyncParsableCommand {
         var baselineArtifact: CarChainArtifact?
         var baselineLabel = ""
         if let compare {
-            baselineArtifact = try CarChainArtifact(contentsOf: URL(fileURLWithPath: compare))
+            do {
+                baselineArtifact = try CarChainArtifact(contentsOf: URL(fileURLWithPath: compare))
+            } catch {
+                throw CLIError("--compare \(compare): \(error)")
+            }
             baselineLabel = baselineArtifact?.flavour == .seed ? "seed" : URL(fileURLWithPath: compare).lastPathComponent
             if baselineLabel == "project" { baselineLabel = "compared" }
         }
