@@ -25,7 +25,7 @@ import time
 
 from eth_abi import encode
 from eth_account import Account
-from eth_utils import keccak
+from eth_utils import keccak, to_checksum_address
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MANAGER_KEY = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d"  # dev account 1
@@ -112,7 +112,9 @@ def signer_txs(client, manager, chain_id, count):
 
     def sign(to, data, gas):
         nonlocal nonce
-        tx = {"to": to, "data": data, "gas": gas, "gasPrice": gas_price, "nonce": nonce, "chainId": chain_id, "value": 0}
+        tx = {"data": data, "gas": gas, "gasPrice": gas_price, "nonce": nonce, "chainId": chain_id, "value": 0}
+        if to is not None:
+            tx["to"] = to_checksum_address(to)
         nonce += 1
         signed = manager.sign_transaction(tx)
         return "0x" + (getattr(signed, "raw_transaction", None) or signed.rawTransaction).hex().removeprefix("0x")
