@@ -12,4 +12,5 @@ let benchmarks: @Sendable () -> Void = {
     registerEVMBenchmarks()
     registerChainBenchmarks()
     registerRPCBenchmarks()
+    registerNodeBenchmarks()
 }

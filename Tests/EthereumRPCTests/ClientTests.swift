@@ -196,39 +196,4 @@ import TestSupport
         #expect(messages[2].contains("block number: expected a string"))
         #expect(messages[3].contains("neither result nor error"))
     }
-
-    @Test func hangingNodeTimesOutOnceWithinTheTimeout() async throws {
-        let server = try await ScriptedHTTPServer.start { _, _ in .hang(seconds: 5) }
-        defer { Task { await server.stop() } }
-        let client = try RPCClient(url: server.url, timeout: 0.4)
-        let start = ContinuousClock.now
-        do {
-            _ = try await client.chainID()
-            Issue.record("expected a timeout")
-        } catch {
-            guard case .transport(.timeout, "eth_chainId", _) = error else { Issue.record("got \(error)"); return }
-            #expect(error.description.contains("did not answer eth_chainId"))
-        }
-        let elapsed = ContinuousClock.now - start
-        #expect(elapsed < .seconds(2), "took \(elapsed)")
-        #expect(server.requests.count == 1)  // timeouts are not retried by default
-    }
-
-    @Test func deadNodeFailsFastWithConnectionRefused() async throws {
-        // A port bound by nobody's server: connections are refused while `refusing` lives.
-        let refusing = try #require(RefusingPort())
-        let port = refusing.port
-        defer { withExtendedLifetime(refusing) {} }
-        let client = try RPCClient(url: "http://127.0.0.1:\(port)", timeout: 5, retryPolicy: RetryPolicy(maxAttempts: 2, initialDelay: 0.01))
-        let start = ContinuousClock.now
-        do {
-            _ = try await client.chainID()
-            Issue.record("expected a transport error")
-        } catch {
-            guard case .transport(.unreachable(let reason), _, _) = error else { Issue.record("got \(error)"); return }
-            #expect(reason == "connection refused")
-            #expect(error.description.hasPrefix("cannot reach the node at http://127.0.0.1:\(port)"))
-        }
-        #expect(ContinuousClock.now - start < .seconds(3))
-    }
 }
