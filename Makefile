@@ -13,7 +13,7 @@ ETHTESTS_DIR ?= $(if $(wildcard ../shared/ethtests),$(abspath ../shared/ethtests
 export ETHTESTS_DIR
 export CARCHAIN_VENV := $(abspath $(VENV))
 
-.PHONY: help deps venv build release test bench demo clean fetch-ethtests
+.PHONY: help deps venv build release test bench bench-node demo clean fetch-ethtests
 
 help:
 	@echo "make demo    install what is missing, build, run the walkthrough on the embedded default"
@@ -56,8 +56,13 @@ test: deps venv check-contracts
 	$(SWIFT) test -c release --skip-build --filter TimingTests
 	@$(MAKE) --no-print-directory test-contracts
 
-bench: deps
+bench: deps venv
 	@bash tools/bench.sh
+	@bash tools/bench-node.sh
+
+# The dev node next to the py-evm reference node: eth_call p50, automined rentCar tx/s, embedded `carchain rent`.
+bench-node: deps venv
+	@bash tools/bench-node.sh
 
 demo: deps
 	$(SWIFT) build --product carchain
