@@ -24,7 +24,7 @@ struct Carchain: AsyncParsableCommand {
             ABICommand.self, EVMCommand.self,
             DeployCommand.self, UserCommand.self, CarCommand.self, CreditCommand.self, RentCommand.self,
             ReturnCommand.self, ProfileCommand.self, StatsCommand.self,
-            SignupCommand.self, LoginCommand.self, LogoutCommand.self, WhoamiCommand.self,
+            SignupCommand.self, LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, CarsCommand.self, MapCommand.self,
         ]
     )
 }

@@ -122,7 +122,7 @@ public struct FleetMap: Sendable {
         if let user {
             let u = pixel(user)
             out.append(##"<g id="user"><circle cx="\##(FleetMap.n(u.x))" cy="\##(FleetMap.n(u.y))" r="9" fill="\##(Colour.user)" stroke="#ffffff" stroke-width="3"/>"##
-                + ##"<text x="\##(FleetMap.n(u.x + 12))" y="\##(FleetMap.n(u.y - 8))" font-size="12" font-weight="bold" fill="\##(Colour.user)">you</text></g>"##)
+                + ##"<text x="\##(FleetMap.n(u.x - 12))" y="\##(FleetMap.n(u.y + 20))" text-anchor="end" font-size="12" font-weight="bold" fill="\##(Colour.user)">you</text></g>"##)
         }
 
         // Title.
