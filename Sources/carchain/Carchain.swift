@@ -25,6 +25,7 @@ struct Carchain: AsyncParsableCommand {
             DeployCommand.self, UserCommand.self, CarCommand.self, CreditCommand.self, RentCommand.self,
             ReturnCommand.self, ProfileCommand.self, StatsCommand.self,
             SignupCommand.self, LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, CarsCommand.self, MapCommand.self,
+            DemoCommand.self,
         ]
     )
 }

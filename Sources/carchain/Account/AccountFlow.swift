@@ -11,6 +11,8 @@ enum AccountFlow {
         var json: [(String, JSONValue)]
         var session: AuthSession
         var address: Address?
+        /// Gas used by the transactions sent (function or "transfer", gas).
+        var gas: [(String, UInt64)] = []
 
         func emit(json asJSON: Bool) {
             if asJSON {
@@ -51,7 +53,7 @@ enum AccountFlow {
         json += setup.json
         json.append(("registered", .bool(setup.registered)))
         lines.append("logged in as \(session.email) (session saved in \(paths.sessions.path))")
-        return Outcome(lines: lines, json: json, session: session, address: address)
+        return Outcome(lines: lines, json: json, session: session, address: address, gas: setup.gas)
     }
 
     /// Signs in, saves the session, and (when the chain is reachable) finishes the on-chain setup.

@@ -18,6 +18,8 @@ enum AccountSetup {
         var json: [(String, JSONValue)] = []
         /// True when the uid is registered on chain at the end.
         var registered = false
+        /// Gas used by the transactions sent (function or "transfer", gas).
+        var gas: [(String, UInt64)] = []
     }
 
     static func ensureOnChain(
@@ -53,6 +55,7 @@ enum AccountSetup {
             guard mined.succeeded else { throw CLIError("funding \(address.checksummed) failed (tx \(mined.hash))") }
             result.lines.append("funded \(address.checksummed) with \(TransactionReport.ether(fund)) from dev account 0 (\(sender.address.checksummed)): tx \(mined.hash), block \(mined.blockNumber)")
             result.json.append(("fundingTransaction", .string(mined.hash.hexString)))
+            result.gas.append(("transfer (funding)", mined.gasUsed))
         }
         let user = try await session.signing(with: key, transactions: transactions)
         let transaction = try await CarChainTransactionRunner.execute(.registerNewUser(userId: uid), session: user)
@@ -63,6 +66,7 @@ enum AccountSetup {
         result.lines.append("\(report.summary) from \(address.checksummed): \(report.figures)")
         result.json.append(("registrationTransaction", .string(transaction.outcome.transactionHash.hexString)))
         result.registered = true
+        result.gas.append(("registerNewUser", transaction.outcome.gasUsed))
         return result
     }
 }

@@ -26,7 +26,7 @@ struct ActingUser {
         node: NodeOptions, signer: NodeSignerOptions, transactions: TransactionOptions, auth: AuthOptions,
         refuseManager: Bool = false, requireManager: Bool = false
     ) async throws -> ActingUser {
-        let paths = AppPaths.current()
+        let paths = AppPaths.current(node: node)
         let user = try await LoggedInUser.current(paths: paths, auth: auth)
         let explicit = signer.privateKeyEnv != nil || signer.keystore != nil || signer.devAccount != nil
         let reading = try await NodeSession.reading(node)

@@ -18,7 +18,7 @@ struct AuthOptions: ParsableArguments {
     /// The client these options describe; `url` overrides `--auth-url` (a saved session's service).
     func client(paths: AppPaths, url: String? = nil) async throws -> AuthClient {
         try await AuthClient.resolve(authURL: authURL ?? url, apiKey: apiKey) {
-            try await AuthEmulator.open(dataDirectory: paths.dataDirectory.path)
+            try await AuthEmulator.open(dataDirectory: paths.authDirectory.path)
         }
     }
 

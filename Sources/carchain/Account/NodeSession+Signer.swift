@@ -21,7 +21,10 @@ extension NodeSession {
 
     /// The CarChain contract, or nil when none is known for this chain (instead of an error).
     func contractIfDeployed() async throws -> CarChainContract? {
-        if try node.contractAddress() == nil, try home.contract(chainID: chainID) == nil { return nil }
-        return try await contract()
+        do {
+            return try await contract()
+        } catch let error as CLIError where error.description.hasPrefix("no contract for chain") {
+            return nil
+        }
     }
 }

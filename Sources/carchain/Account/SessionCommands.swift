@@ -46,7 +46,7 @@ struct WhoamiCommand: AsyncParsableCommand {
     @OptionGroup var output: JSONOption
 
     func run() async throws {
-        let paths = AppPaths.current()
+        let paths = AppPaths.current(node: node)
         let user = try await LoggedInUser.current(paths: paths, auth: auth)
         let client = try await auth.client(paths: paths, url: user.session.backend == "in-process" ? nil : user.session.backend)
         let checked: (session: AuthSession, account: AuthAccount)

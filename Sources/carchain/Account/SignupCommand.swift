@@ -31,7 +31,7 @@ struct SignupCommand: AsyncParsableCommand {
     @OptionGroup var output: JSONOption
 
     func run() async throws {
-        let paths = AppPaths.current()
+        let paths = AppPaths.current(node: node)
         let fundAmount = try TransactionOptions.amount(fund, option: "--fund")
         let key = try importPrivateKeyEnv.map { try Secrets.privateKey(fromEnvironment: $0) } ?? PrivateKey.random()
         let password = try auth.password(prompt: "Choose a password for \(email): ", confirm: true)
@@ -64,7 +64,7 @@ struct LoginCommand: AsyncParsableCommand {
     @OptionGroup var output: JSONOption
 
     func run() async throws {
-        let paths = AppPaths.current()
+        let paths = AppPaths.current(node: node)
         let password = try auth.password(prompt: "Password for \(email): ")
         let result = try await AccountFlow.login(
             email: email, password: password, paths: paths, auth: auth, node: node, transactions: transactions)

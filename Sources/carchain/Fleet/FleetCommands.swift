@@ -31,7 +31,7 @@ struct CarMoveCommand: AsyncParsableCommand {
 
     func run() async throws {
         let position = try GeoPoint(parsing: at)
-        let fleet = AppPaths.current().fleet
+        let fleet = AppPaths.current(node: node).fleet
         if try fleet.car(plate) == nil {
             // Not on the map yet: accept it when the chain knows the car.
             let session = try await NodeSession.reading(node)
@@ -79,7 +79,7 @@ struct CarsCommand: AsyncParsableCommand {
         let radiusMetres = try radius.map { text throws(FleetError) in try Distance.parse(text) }
         let session = try await NodeSession.reading(node)
         let contract = try await session.contract()
-        let cars = try AppPaths.current().fleet.cars()
+        let cars = try AppPaths.current(node: node).fleet.cars()
         let rows = FleetListing.select(
             cars, availability: try await FleetChain.availability(of: cars, contract: contract), near: nearPoint, radius: radiusMetres, all: all)
         if output.json {
@@ -122,7 +122,7 @@ struct MapCommand: AsyncParsableCommand {
         let radiusMetres = try radius.map { text throws(FleetError) in try Distance.parse(text) }
         let session = try await NodeSession.reading(node)
         let contract = try await session.contract()
-        let cars = try AppPaths.current().fleet.cars()
+        let cars = try AppPaths.current(node: node).fleet.cars()
         let availability = try await FleetChain.availability(of: cars, contract: contract)
         let result = try FleetChain.writeMap(cars: cars, availability: availability, near: nearPoint, radius: radiusMetres, to: out)
         if output.json {

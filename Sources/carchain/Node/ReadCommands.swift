@@ -24,7 +24,7 @@ struct ProfileCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard let userId else {
-            let user = try await LoggedInUser.current(paths: AppPaths.current(), auth: auth)
+            let user = try await LoggedInUser.current(paths: AppPaths.current(node: node), auth: auth)
             let profile = try await UserProfile.load(user: user, session: try await NodeSession.reading(node))
             print(output.json ? profile.json.description : profile.text)
             return

@@ -73,7 +73,7 @@ struct CarRegisterCommand: AsyncParsableCommand {
     func run() async throws {
         let position = try at.map { text throws(FleetError) in try GeoPoint(parsing: text) }
         let explicit = signer.privateKeyEnv != nil || signer.keystore != nil || signer.devAccount != nil
-        let paths = AppPaths.current()
+        let paths = AppPaths.current(node: node)
         if !explicit, try paths.sessions.read() != nil {
             // The logged-in user signs; only the manager may register cars.
             let acting = try await ActingUser.resolve(node: node, signer: signer, transactions: transactions, auth: auth, requireManager: true)
