@@ -85,7 +85,7 @@ extension NodeCLIHarness {
 
         #expect(NodeCLIHarness.isTransactionLine(try cli.succeed(["rent", "6789BBB"], password: pw), summary: "rented car 6789BBB to alice@example.com"))
         #expect(try cli.fail(["rent", "2353HYP"], password: pw).hasPrefix("carchain: user already renting a car"))
-        #expect(try cli.fail(["rent", "2353HYP"], password: "wrong password").hasPrefix("carchain: wrong password for alice@example.com's account key"))
+        #expect(try cli.fail(["rent", "2353HYP"], password: "not-her-password").hasPrefix("carchain: wrong password for alice@example.com's account key"))
         let all = try JSONDecoder().decode(JSONValue.self, from: Data(try cli.succeed(["cars", "--all", "--json"]).utf8))
         let listed = try #require(all.arrayValue)
         #expect(listed.count == 2)
