@@ -119,6 +119,8 @@ let package = Package(
                 "EVM",
                 "Chain",
                 "EthereumRPC",
+                "DevNode",
+                "AuthEmulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -188,6 +190,24 @@ let package = Package(
                 .product(name: "JWTKit", package: "jwt-kit"),
             ]
         ),
+        // Dev node: JSON-RPC handler over a DevChain, in-process transport, Hummingbird server with the auth routes.
+        .target(
+            name: "DevNode",
+            dependencies: [
+                "Chain", "EthereumRPC", "AuthEmulator", "EthereumPrimitives", "EthereumCrypto", "EthereumTransactions",
+                "EVM",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(
+            name: "DevNodeTests",
+            dependencies: [
+                "DevNode", "Chain", "EthereumRPC", "EthereumPrimitives", "EthereumCrypto", "EthereumTransactions",
+                "EthereumABI", "CarChain", "TestSupport",
+            ]
+        ),
         .executableTarget(
             name: "CarchainBenchmarks",
             dependencies: [
@@ -201,6 +221,7 @@ let package = Package(
                 "CLibCrypto",
                 "EVM",
                 "Chain",
+                "DevNode",
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/CarchainBenchmarks",

@@ -23,7 +23,7 @@ struct Carchain: AsyncParsableCommand {
             UtilCommand.self, TxCommand.self, WalletCommand.self, SignMessageCommand.self, VerifyMessageCommand.self,
             ABICommand.self, EVMCommand.self,
             DeployCommand.self, UserCommand.self, CarCommand.self, CreditCommand.self, RentCommand.self,
-            ReturnCommand.self, ProfileCommand.self, StatsCommand.self,
+            ReturnCommand.self, ProfileCommand.self, StatsCommand.self, NodeCommand.self,
             SignupCommand.self, LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, CarsCommand.self, MapCommand.self,
             DemoCommand.self,
         ]

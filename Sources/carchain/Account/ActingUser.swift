@@ -41,7 +41,9 @@ struct ActingUser {
         }
         let session: NodeSession
         if explicit {
-            session = try await NodeSession.sending(node, signer: signer, transactions: transactions)
+            // The same connection signs: the embedded chain is opened once per process.
+            let key = try await signer.loadKey(chainID: reading.chainID) { try? await reading.client.clientVersion() }
+            session = try await reading.signing(with: key, transactions: transactions)
         } else {
             let unlocked = try await user.unlock(contract: readContract, auth: auth, passwordFile: signer.password.passwordFile)
             session = try await reading.signing(with: unlocked.key, transactions: transactions)

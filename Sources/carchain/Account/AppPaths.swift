@@ -13,7 +13,8 @@ struct AppPaths {
     /// The paths for this process's environment and the command's node options.
     static func current(node: NodeOptions? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) -> AppPaths {
         let home = CarchainHome.current(environment: environment)
-        return AppPaths(home: home, dataDirectory: home.directory.appendingPathComponent("chain"))
+        let data = node?.dataDirectory(environment: environment) ?? home.directory.appendingPathComponent("chain")
+        return AppPaths(home: home, dataDirectory: data)
     }
 
     /// The auth service's directory inside the data dir.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import AuthEmulator
 import CarChain
+import Chain
 import Foundation
 
 /// Where the auth service is and how the password is given: the embedded service on the data dir by default,
@@ -15,9 +16,12 @@ struct AuthOptions: ParsableArguments {
     @Flag(name: .customLong("password-stdin"), help: "Read the password from the first line of standard input instead of a no-echo prompt.")
     var passwordStdin = false
 
-    /// The client these options describe; `url` overrides `--auth-url` (a saved session's service).
+    /// The client these options describe: `--auth-url`, else `url` (a saved session's service), else the
+    /// `carchain node` serving the data dir (its auth emulator, over HTTP), else the service in-process on the
+    /// data dir's `auth/`.
     func client(paths: AppPaths, url: String? = nil) async throws -> AuthClient {
-        try await AuthClient.resolve(authURL: authURL ?? url, apiKey: apiKey) {
+        let served = ChainLock.owner(of: paths.dataDirectory)?.url
+        return try await AuthClient.resolve(authURL: authURL ?? url ?? served, apiKey: apiKey) {
             try await AuthEmulator.open(dataDirectory: paths.authDirectory.path)
         }
     }

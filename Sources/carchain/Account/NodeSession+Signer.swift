@@ -9,7 +9,7 @@ extension NodeSession {
         let sender = try await TransactionSender.connect(
             client: client, signer: PrivateKeySigner(key: key), options: try transactions.sendOptions(chainID: chainID))
         return NodeSession(
-            client: client, chainID: chainID, sender: sender, backend: RPCContractBackend(client: client, sender: sender),
+            client: client, chainID: chainID, dataDirectory: dataDirectory, sender: sender, backend: RPCContractBackend(client: client, sender: sender),
             home: home, node: node)
     }
 

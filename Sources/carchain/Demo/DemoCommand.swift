@@ -57,11 +57,12 @@ struct DemoCommand: AsyncParsableCommand {
         var contract: CarChainContract
         if let existing = try await chain.contractIfDeployed() {
             contract = existing
-            say("CarChain is already deployed at \(contract.address.checksummed)")
+            let how = chain.dataDirectory != nil ? "deployed by dev account 0 when the embedded chain was created" : "already deployed"
+            say("CarChain at \(contract.address.checksummed), \(how)")
         } else {
             let outcome = try await manager.backend.deploy(bytecode: CarChainArtifact.project.bytecode)
             guard outcome.succeeded, let address = outcome.contractAddress else { throw CLIError("deploying CarChain failed (tx \(outcome.transactionHash))") }
-            try chain.home.remember(contract: address, chainID: chain.chainID)
+            try chain.remember(contract: address)
             gas.record("deploy", gasUsed: outcome.gasUsed)
             contract = try await manager.contract()
             say("dev account 0 deployed CarChain at \(address.checksummed) (gas \(outcome.gasUsed))")

@@ -47,7 +47,7 @@ struct DeployCommand: AsyncParsableCommand {
             try TransactionReport(summary: "deployment", function: "deploy", outcome: outcome).emit(json: output.json)
             throw CLIError("the deployment transaction \(outcome.transactionHash) failed")
         }
-        try session.home.remember(contract: address, chainID: session.chainID)
+        try session.remember(contract: address)
         let report = TransactionReport(
             summary: "deployed CarChain (\(chosen.flavour)) at \(address.checksummed) on chain \(session.chainID)",
             function: "deploy", outcome: outcome)

@@ -1,11 +1,18 @@
 import ArgumentParser
+import Chain
 import EthereumPrimitives
 import EthereumRPC
+import Foundation
 
 /// Options of every command that talks to a node: where it is, which chain it must be, and time limits.
+/// Without `--rpc` and `$CARCHAIN_RPC` the command uses the embedded chain in the data directory (or the
+/// `carchain node` serving that directory).
 struct NodeOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The node's JSON-RPC URL (default: $CARCHAIN_RPC).", valueName: "url"))
+    @Option(name: .long, help: ArgumentHelp("The node's JSON-RPC URL (default: $CARCHAIN_RPC; without either, the embedded chain).", valueName: "url"))
     var rpc: String?
+
+    @Option(name: .long, help: ArgumentHelp("The embedded chain's data directory (default: $CARCHAIN_HOME/chain, ~/.carchain/chain).", valueName: "dir"))
+    var dataDir: String?
 
     @Option(name: .long, help: "The chain id the node must report; nothing is signed otherwise.")
     var chainId: UInt64 = 4
@@ -25,6 +32,12 @@ struct NodeOptions: ParsableArguments {
         if let rpc, !rpc.isEmpty { return rpc }
         if let env = environment["CARCHAIN_RPC"], !env.isEmpty { return env }
         return nil
+    }
+
+    /// The embedded chain's data directory: `--data-dir`, else `$CARCHAIN_HOME/chain`, else `~/.carchain/chain`.
+    func dataDirectory(environment: [String: String]) -> URL {
+        if let dataDir, !dataDir.isEmpty { return URL(fileURLWithPath: dataDir) }
+        return ChainStorage.defaultDirectory(environment: environment)
     }
 
     /// The contract address from `--contract`, parsed.

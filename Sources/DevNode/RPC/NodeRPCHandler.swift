@@ -1,0 +1,281 @@
+import Chain
+import EthereumCrypto
+import EthereumPrimitives
+
+/// Answers JSON-RPC 2.0 request bodies (single requests and batches) from a ``DevChain``: the
+/// standard `eth_`, `net_` and `web3_` methods, filters, `debug_traceTransaction`, and the dev methods
+/// of anvil and Hardhat (`evm_*`, `anvil_*`, `hardhat_*`). Bytes in, bytes out, so the same handler
+/// serves HTTP (``DevNodeServer``) and in-process clients (``InProcessTransport``). Hostile input
+/// (malformed or deeply nested JSON, oversized bodies and batches, wrong parameter types) gets an
+/// error answer; nothing derived from a request can trap.
+public final class NodeRPCHandler: Sendable {
+    /// Bounds on what one request body may ask for.
+    public struct Limits: Sendable {
+        /// The largest body, in bytes.
+        public var maxBodyBytes: Int
+        /// The most requests in one batch.
+        public var maxBatchLength: Int
+
+        /// Creates limits (defaults: 5 MiB, 1000 requests).
+        public init(maxBodyBytes: Int = 5 << 20, maxBatchLength: Int = 1000) {
+            self.maxBodyBytes = maxBodyBytes
+            self.maxBatchLength = maxBatchLength
+        }
+    }
+
+    /// What `web3_clientVersion` answers: it names carchain and "dev", so clients (the carchain CLI
+    /// among them) recognise a development node whose dev accounts may sign.
+    public static let defaultClientVersion = "carchain-dev/0.1.0/swift (carchain dev node)"
+
+    /// The chain.
+    public let chain: DevChain
+    /// The limits applied to every body.
+    public let limits: Limits
+    /// The `web3_clientVersion` answer.
+    public let clientVersion: String
+    let filters = FilterRegistry()
+    let devKeys: [Address: PrivateKey]
+
+    /// A handler over `chain`.
+    public init(chain: DevChain, limits: Limits = Limits(), clientVersion: String = NodeRPCHandler.defaultClientVersion) {
+        self.chain = chain
+        self.limits = limits
+        self.clientVersion = clientVersion
+        var keys: [Address: PrivateKey] = [:]
+        for account in chain.config.devAccounts { if let key = account.privateKey { keys[account.address] = key } }
+        self.devKeys = keys
+    }
+
+    /// Answers one request body: a JSON-RPC request object or a batch (array) of them.
+    public func handle(_ body: [UInt8]) async -> [UInt8] {
+        Array(await handleJSON(body).description.utf8)
+    }
+
+    /// ``handle(_:)`` before serialisation.
+    func handleJSON(_ body: [UInt8]) async -> JSONValue {
+        guard body.count <= limits.maxBodyBytes else {
+            return Self.errorResponse(id: .null, .invalidRequest("body of \(body.count) bytes is larger than \(limits.maxBodyBytes) bytes"))
+        }
+        let document: JSONValue
+        do { document = try RequestJSONParser.parse(body) } catch {
+            return Self.errorResponse(id: .null, .parseError(error.description))
+        }
+        if case .array(let requests) = document {
+            guard !requests.isEmpty else { return Self.errorResponse(id: .null, .invalidRequest("empty batch")) }
+            guard requests.count <= limits.maxBatchLength else {
+                return Self.errorResponse(
+                    id: .null, .invalidRequest("batch of \(requests.count) requests is longer than \(limits.maxBatchLength)"))
+            }
+            var answers: [JSONValue] = []
+            answers.reserveCapacity(requests.count)
+            for request in requests { answers.append(await respond(request)) }
+            return .array(answers)
+        }
+        return await respond(document)
+    }
+
+    /// The answer object for one request object.
+    func respond(_ request: JSONValue) async -> JSONValue {
+        guard case .object(let members) = request else {
+            return Self.errorResponse(id: .null, .invalidRequest("a request must be a JSON object"))
+        }
+        var id: JSONValue = .null
+        var method: JSONValue?
+        var params: JSONValue?
+        var version: JSONValue?
+        for (key, value) in members {
+            switch key {
+            case "id": id = value
+            case "method": method = value
+            case "params": params = value
+            case "jsonrpc": version = value
+            default: break
+            }
+        }
+        switch id {
+        case .null, .number, .string: break
+        default: return Self.errorResponse(id: .null, .invalidRequest("id must be a number, a string or null"))
+        }
+        if let version, version != .string("2.0") {
+            return Self.errorResponse(id: id, .invalidRequest("jsonrpc must be \"2.0\""))
+        }
+        guard case .string(let name)? = method else {
+            return Self.errorResponse(id: id, .invalidRequest("method must be a string"))
+        }
+        do throws(RPCFailure) {
+            let decoded = try RPCRequest.decode(method: name, params: params)
+            let result = try await execute(decoded)
+            return .object([("jsonrpc", .string("2.0")), ("id", id), ("result", result)])
+        } catch {
+            return Self.errorResponse(id: id, error)
+        }
+    }
+
+    static func errorResponse(id: JSONValue, _ failure: RPCFailure) -> JSONValue {
+        .object([("jsonrpc", .string("2.0")), ("id", id), ("error", failure.json)])
+    }
+
+    /// Runs a chain operation, mapping its error to the JSON-RPC answer.
+    func onChain<T>(_ body: () async throws(ChainError) -> T) async throws(RPCFailure) -> T {
+        do { return try await body() } catch { throw RPCFailure(error) }
+    }
+
+    /// Executes one decoded request and returns its `result`.
+    public func execute(_ request: RPCRequest) async throws(RPCFailure) -> JSONValue {
+        switch request {
+        case .chainId: return NodeWire.q(chain.chainId)
+        case .netVersion: return .string(String(chain.chainId))
+        case .clientVersion: return .string(clientVersion)
+        case .netListening: return .bool(true)
+        case .sha3(let data): return NodeWire.hash(Keccak256.hash(data))
+        case .syncing: return .bool(false)
+        case .mining: return .bool(true)
+        case .accounts: return .array(chain.accounts.map { NodeWire.address($0) })
+        case .blockNumber: return NodeWire.q(await chain.blockNumber())
+        case .gasPrice: return NodeWire.q(await chain.gasPrice())
+        case .maxPriorityFeePerGas: return NodeWire.q(await chain.maxPriorityFeePerGas())
+        case .getBalance(let address, let block):
+            return NodeWire.q(try await onChain { () async throws(ChainError) in try await chain.balance(address, at: block) })
+        case .getTransactionCount(let address, let block):
+            return NodeWire.q(try await onChain { () async throws(ChainError) in try await chain.nonce(address, at: block) })
+        case .getCode(let address, let block):
+            return NodeWire.data(try await onChain { () async throws(ChainError) in try await chain.code(address, at: block) })
+        case .getStorageAt(let address, let slot, let block):
+            let value = try await onChain { () async throws(ChainError) in try await chain.storage(address, slot: slot, at: block) }
+            return NodeWire.data(value.bigEndianBytes)
+        case .feeHistory(let count, let newest, let percentiles):
+            guard count >= 1 else { throw .invalidParams("blockCount must be at least 1") }
+            let history = try await onChain { () async throws(ChainError) in
+                try await chain.feeHistory(blockCount: Int(min(count, 1024)), newest: newest, rewardPercentiles: percentiles)
+            }
+            return NodeWire.feeHistory(history)
+        case .call(let request, let block):
+            let result = try await onChain { () async throws(ChainError) in try await chain.call(request, at: block) }
+            if let error = result.error { throw RPCFailure(error) }
+            return NodeWire.data(result.output)
+        case .estimateGas(let request, let block):
+            return NodeWire.q(try await onChain { () async throws(ChainError) in try await chain.estimateGas(request, at: block) })
+        case .createAccessList(let request, let block):
+            let result = try await onChain { () async throws(ChainError) in try await chain.createAccessList(request, at: block) }
+            var members: [(key: String, value: JSONValue)] = [
+                ("accessList", NodeWire.accessList(result.accessList)), ("gasUsed", NodeWire.q(result.gasUsed)),
+            ]
+            if let error = result.error { members.append(("error", .string(error.description))) }
+            return .object(members)
+        case .getBlock(let id, let full):
+            guard let block = try await onChain({ () async throws(ChainError) in try await chain.block(id) }) else { return .null }
+            return NodeWire.block(block, full: full)
+        case .getBlockTransactionCount(let id):
+            guard let block = try await onChain({ () async throws(ChainError) in try await chain.block(id) }) else { return .null }
+            return NodeWire.q(block.transactions.count)
+        case .getTransactionByBlockAndIndex(let id, let index):
+            guard let block = try await onChain({ () async throws(ChainError) in try await chain.block(id) }),
+                index < UInt64(block.transactions.count)
+            else { return .null }
+            let i = Int(index)
+            return NodeWire.transaction(
+                block.transactions[i],
+                location: TransactionLocation(sender: block.senders[i], blockHash: block.hash, blockNumber: block.number, index: i),
+                baseFee: block.header.baseFeePerGas)
+        case .getTransactionByHash(let hash):
+            guard let (signed, location) = try await onChain({ () async throws(ChainError) in try await chain.transaction(hash: hash) })
+            else { return .null }
+            var baseFee: UInt256?
+            if let number = location.blockNumber {
+                baseFee = try await onChain { () async throws(ChainError) in try await chain.block(.number(number)) }?.header.baseFeePerGas
+            }
+            return NodeWire.transaction(signed, location: location, baseFee: baseFee)
+        case .getTransactionReceipt(let hash):
+            guard let receipt = try await onChain({ () async throws(ChainError) in try await chain.receipt(hash: hash) }) else { return .null }
+            return NodeWire.receipt(receipt)
+        case .getLogs(let filter):
+            return .array(try await onChain { () async throws(ChainError) in try await chain.logs(filter) }.map(NodeWire.log))
+        case .sendRawTransaction(let raw):
+            return NodeWire.hash(try await onChain { () async throws(ChainError) in try await chain.sendRawTransaction(raw) })
+        case .sendTransaction(let request):
+            return NodeWire.hash(try await onChain { () async throws(ChainError) in try await chain.sendTransaction(request) })
+        case .sign(let address, let message):
+            guard let key = devKeys[address] else { throw RPCFailure(ChainError.unknownAccount(address)) }
+            return NodeWire.data(PersonalMessage.sign(message, with: key).rsv)
+        case .newFilter(let filter):
+            let head = await chain.blockNumber()
+            return .string(await filters.install(.logs(filter), head: head))
+        case .newBlockFilter:
+            let head = await chain.blockNumber()
+            return .string(await filters.install(.blocks, head: head))
+        case .getFilterChanges(let id):
+            return try await filterChanges(id)
+        case .getFilterLogs(let id):
+            guard let filter = await filters.filter(id) else { throw RPCFailure(code: -32000, message: "filter not found") }
+            guard case .logs(let logFilter) = filter.kind else { throw RPCFailure(code: -32000, message: "filter \(id) is not a log filter") }
+            return .array(try await onChain { () async throws(ChainError) in try await chain.logs(logFilter) }.map(NodeWire.log))
+        case .uninstallFilter(let id):
+            return .bool(await filters.uninstall(id))
+        case .traceTransaction(let hash):
+            return NodeWire.trace(try await onChain { () async throws(ChainError) in try await chain.trace(transaction: hash) })
+        case .snapshot:
+            return NodeWire.q(await chain.snapshot())
+        case .revert(let id):
+            return .bool(try await onChain { () async throws(ChainError) in try await chain.revert(to: id) })
+        case .mine(let blocks, let timestamp):
+            _ = try await onChain { () async throws(ChainError) in try await chain.mine(blocks: Int(blocks), timestamp: timestamp) }
+            return .string("0x0")
+        case .increaseTime(let seconds):
+            return .number(String(await chain.increaseTime(seconds)))
+        case .setNextBlockTimestamp(let timestamp):
+            try await onChain { () async throws(ChainError) in try await chain.setNextBlockTimestamp(timestamp) }
+            return .null
+        case .setAutomine(let on):
+            try await onChain { () async throws(ChainError) in try await chain.setAutomine(on) }
+            return .bool(true)
+        case .setIntervalMining(let seconds):
+            if seconds == 0 {
+                try await onChain { () async throws(ChainError) in try await chain.setAutomine(true) }
+            } else {
+                await chain.setIntervalMining(Double(seconds))
+            }
+            return .bool(true)
+        case .setBalance(let address, let value, let hardhat):
+            await chain.setBalance(address, value)
+            return hardhat ? .bool(true) : .null
+        case .setCode(let address, let code, let hardhat):
+            await chain.setCode(address, code)
+            return hardhat ? .bool(true) : .null
+        case .setNonce(let address, let nonce, let hardhat):
+            await chain.setNonce(address, nonce)
+            return hardhat ? .bool(true) : .null
+        case .setStorageAt(let address, let slot, let value):
+            await chain.setStorage(address, slot: slot, value: value)
+            return .bool(true)
+        }
+    }
+
+    /// `eth_getFilterChanges`: new block hashes, or new matching logs, since the last poll.
+    private func filterChanges(_ id: String) async throws(RPCFailure) -> JSONValue {
+        guard let filter = await filters.filter(id) else { throw RPCFailure(code: -32000, message: "filter not found") }
+        let head = await chain.blockNumber()
+        guard let range = await filters.advance(id, to: head) else { return .array([]) }
+        switch filter.kind {
+        case .blocks:
+            var hashes: [JSONValue] = []
+            for n in range {
+                if let block = try await onChain({ () async throws(ChainError) in try await chain.block(.number(n)) }) {
+                    hashes.append(NodeWire.hash(block.hash))
+                }
+            }
+            return .array(hashes)
+        case .logs(var logFilter):
+            if logFilter.blockHash != nil { return .array([]) }
+            var from = range.lowerBound
+            var to = range.upperBound
+            if case .number(let first)? = logFilter.fromBlock { from = max(from, first) }
+            if case .number(let last)? = logFilter.toBlock { to = min(to, last) }
+            if case .earliest? = logFilter.toBlock { to = 0 }
+            guard from <= to else { return .array([]) }
+            logFilter.fromBlock = .number(from)
+            logFilter.toBlock = .number(to)
+            let lf = logFilter
+            return .array(try await onChain { () async throws(ChainError) in try await chain.logs(lf) }.map(NodeWire.log))
+        }
+    }
+}

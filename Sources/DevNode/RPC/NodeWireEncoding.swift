@@ -1,0 +1,146 @@
+import Chain
+import EVM
+import EthereumPrimitives
+import EthereumTransactions
+
+/// The JSON shapes of blocks, transactions, receipts, logs, fee histories and traces, as geth writes
+/// them (quantities as minimal hex, data as hex, addresses lowercase).
+enum NodeWire {
+    static func q(_ value: UInt64) -> JSONValue { .string("0x" + String(value, radix: 16)) }
+    static func q(_ value: Int) -> JSONValue { q(UInt64(value)) }
+    static func q(_ value: UInt256) -> JSONValue { .string(value.hexString) }
+    static func data(_ bytes: [UInt8]) -> JSONValue { .string(Hex.encode(bytes)) }
+    static func hash(_ value: Bytes32) -> JSONValue { .string(Hex.encode(value.bytes)) }
+    static func address(_ value: Address) -> JSONValue { .string(value.lowercasedHex) }
+    static func address(_ value: Address?) -> JSONValue { value.map { address($0) } ?? .null }
+
+    static func log(_ entry: LogEntry) -> JSONValue {
+        .object([
+            ("address", address(entry.address)), ("topics", .array(entry.topics.map(hash))), ("data", data(entry.data)),
+            ("blockNumber", q(entry.blockNumber)), ("blockHash", hash(entry.blockHash)),
+            ("transactionHash", hash(entry.transactionHash)), ("transactionIndex", q(entry.transactionIndex)),
+            ("logIndex", q(entry.logIndex)), ("removed", .bool(entry.removed)),
+        ])
+    }
+
+    static func receipt(_ r: Receipt) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = [
+            ("transactionHash", hash(r.transactionHash)), ("transactionIndex", q(r.transactionIndex)),
+            ("blockHash", hash(r.blockHash)), ("blockNumber", q(r.blockNumber)), ("from", address(r.from)),
+            ("to", address(r.to)), ("cumulativeGasUsed", q(r.cumulativeGasUsed)), ("gasUsed", q(r.gasUsed)),
+            ("contractAddress", address(r.contractAddress)), ("logs", .array(r.logs.map(log))),
+            ("logsBloom", data(r.logsBloom.bytes)), ("type", q(UInt64(r.type.rawValue))),
+            ("effectiveGasPrice", q(r.effectiveGasPrice)),
+        ]
+        if let root = r.root { members.append(("root", hash(root))) } else { members.append(("status", q(r.status ? 1 : 0))) }
+        if let blobGasUsed = r.blobGasUsed { members.append(("blobGasUsed", q(blobGasUsed))) }
+        if let blobGasPrice = r.blobGasPrice { members.append(("blobGasPrice", q(blobGasPrice))) }
+        return .object(members)
+    }
+
+    /// A transaction; `baseFee` (of its block) gives the effective `gasPrice` of a mined EIP-1559 one.
+    static func transaction(
+        _ signed: SignedTransaction, location: TransactionLocation, baseFee: UInt256?
+    ) -> JSONValue {
+        let tx = signed.transaction
+        let price: UInt256
+        if let legacy = tx.gasPrice {
+            price = legacy
+        } else if !location.isPending, let effective = tx.effectiveGasPrice(baseFee: baseFee) {
+            price = effective
+        } else {
+            price = tx.maxFeePerGas
+        }
+        var members: [(key: String, value: JSONValue)] = [
+            ("blockHash", location.blockHash.map(hash) ?? .null),
+            ("blockNumber", location.blockNumber.map { q($0) } ?? .null),
+            ("from", address(location.sender)), ("gas", q(tx.gasLimit)), ("gasPrice", q(price)),
+            ("hash", hash(signed.hash)), ("input", data(tx.data)), ("nonce", q(tx.nonce)), ("to", address(tx.to)),
+            ("transactionIndex", location.index.map { q($0) } ?? .null), ("value", q(tx.value)),
+            ("type", q(UInt64(tx.type.rawValue))),
+        ]
+        if tx.type != .legacy {
+            members.append(("accessList", accessList(tx.accessList)))
+            if tx.type != .accessList {
+                members.append(("maxFeePerGas", q(tx.maxFeePerGas)))
+                members.append(("maxPriorityFeePerGas", q(tx.maxPriorityFeePerGas)))
+            }
+        }
+        if let chainId = tx.chainId { members.append(("chainId", q(chainId))) }
+        if let blobFee = tx.maxFeePerBlobGas { members.append(("maxFeePerBlobGas", q(blobFee))) }
+        if tx.type == .blob { members.append(("blobVersionedHashes", .array(tx.blobVersionedHashes.map(hash)))) }
+        members.append(("v", q(signed.signature.v)))
+        members.append(("r", q(signed.signature.r)))
+        members.append(("s", q(signed.signature.s)))
+        if tx.type != .legacy, let parity = signed.yParity { members.append(("yParity", q(UInt64(parity)))) }
+        return .object(members)
+    }
+
+    static func accessList(_ list: AccessList) -> JSONValue {
+        .array(list.map { .object([("address", address($0.address)), ("storageKeys", .array($0.storageKeys.map(hash)))]) })
+    }
+
+    static func block(_ block: Block, full: Bool) -> JSONValue {
+        let h = block.header
+        var members: [(key: String, value: JSONValue)] = [
+            ("number", q(h.number)), ("hash", hash(block.hash)), ("parentHash", hash(h.parentHash)),
+            ("nonce", .string(Hex.encode((0..<8).map { UInt8(truncatingIfNeeded: h.nonce >> (56 - 8 * UInt64($0))) }))),
+            ("sha3Uncles", hash(h.ommersHash)), ("logsBloom", data(h.logsBloom.bytes)),
+            ("transactionsRoot", hash(h.transactionsRoot)), ("stateRoot", hash(h.stateRoot)),
+            ("receiptsRoot", hash(h.receiptsRoot)), ("miner", address(h.coinbase)), ("difficulty", q(h.difficulty)),
+            ("totalDifficulty", q(h.difficulty &* UInt256(h.number + 1))), ("extraData", data(h.extraData)),
+            ("size", q(block.size)), ("gasLimit", q(h.gasLimit)), ("gasUsed", q(h.gasUsed)),
+            ("timestamp", q(h.timestamp)), ("mixHash", hash(h.mixHash)), ("uncles", .array([])),
+        ]
+        if let baseFee = h.baseFeePerGas { members.append(("baseFeePerGas", q(baseFee))) }
+        if let root = h.withdrawalsRoot {
+            members.append(("withdrawalsRoot", hash(root)))
+            members.append(("withdrawals", .array([])))
+        }
+        if let used = h.blobGasUsed { members.append(("blobGasUsed", q(used))) }
+        if let excess = h.excessBlobGas { members.append(("excessBlobGas", q(excess))) }
+        if let root = h.parentBeaconBlockRoot { members.append(("parentBeaconBlockRoot", hash(root))) }
+        if let requests = h.requestsHash { members.append(("requestsHash", hash(requests))) }
+        let transactions: [JSONValue]
+        if full {
+            transactions = block.transactions.enumerated().map { i, tx in
+                transaction(
+                    tx,
+                    location: TransactionLocation(sender: block.senders[i], blockHash: block.hash, blockNumber: h.number, index: i),
+                    baseFee: h.baseFeePerGas)
+            }
+        } else {
+            transactions = block.transactions.map { hash($0.hash) }
+        }
+        members.append(("transactions", .array(transactions)))
+        return .object(members)
+    }
+
+    static func feeHistory(_ history: FeeHistory) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = [
+            ("oldestBlock", q(history.oldestBlock)), ("baseFeePerGas", .array(history.baseFeePerGas.map { q($0) })),
+            ("gasUsedRatio", .array(history.gasUsedRatio.map { .number(String($0)) })),
+            ("baseFeePerBlobGas", .array(history.baseFeePerBlobGas.map { q($0) })),
+            ("blobGasUsedRatio", .array(history.blobGasUsedRatio.map { .number(String($0)) })),
+        ]
+        if let reward = history.reward { members.append(("reward", .array(reward.map { .array($0.map { q($0) }) }))) }
+        return .object(members)
+    }
+
+    static func trace(_ trace: StructLogTrace) -> JSONValue {
+        let logs: [JSONValue] = trace.structLogs.map { step in
+            var members: [(key: String, value: JSONValue)] = [
+                ("pc", .number(String(step.pc))), ("op", .string(step.opName)), ("gas", .number(String(step.gas))),
+                ("gasCost", .number(String(step.gasCost))), ("depth", .number(String(step.depth))),
+                ("stack", .array(step.stack.map { .string($0.hexString) })),
+            ]
+            if step.refund != 0 { members.append(("refund", .number(String(step.refund)))) }
+            if let error = step.error { members.append(("error", .string(error))) }
+            return .object(members)
+        }
+        return .object([
+            ("gas", .number(String(trace.gas))), ("failed", .bool(trace.failed)),
+            ("returnValue", .string(Hex.encode(trace.returnValue, prefix: false))), ("structLogs", .array(logs)),
+        ])
+    }
+}

@@ -1,0 +1,209 @@
+import Chain
+import EthereumPrimitives
+import EthereumRPC
+import EthereumTransactions
+
+/// Positional JSON-RPC parameters with typed readers. Every reader fails with -32602 naming the
+/// argument ("invalid argument 1: …"), so a wrong type is never mistaken for an unknown method.
+struct RPCParams {
+    let items: [JSONValue]
+
+    /// Reads `params`: absent or null is no parameters; an array is positional; anything else is refused.
+    init(_ params: JSONValue?) throws(RPCFailure) {
+        switch params {
+        case nil, .null?: items = []
+        case .array(let values)?: items = values
+        default: throw .invalidParams("params must be an array")
+        }
+    }
+
+    /// Refuses more than `count` parameters, or fewer than `required`.
+    func expect(_ required: Int, _ count: Int) throws(RPCFailure) {
+        if items.count > count { throw .invalidParams("too many arguments, want at most \(count)") }
+        if items.count < required {
+            throw .invalidParams("missing value for required argument \(items.count)")
+        }
+    }
+
+    /// Parameter `i`, nil when absent or null.
+    func optional(_ i: Int) -> JSONValue? {
+        guard i < items.count, !items[i].isNull else { return nil }
+        return items[i]
+    }
+
+    func required(_ i: Int) throws(RPCFailure) -> JSONValue {
+        guard let value = optional(i) else { throw .invalidParams("missing value for required argument \(i)") }
+        return value
+    }
+
+    static func wire<T>(_ i: Int, _ read: () throws(WireError) -> T) throws(RPCFailure) -> T {
+        do { return try read() } catch { throw .invalidParams("invalid argument \(i): \(error.description)") }
+    }
+
+    func address(_ i: Int) throws(RPCFailure) -> Address {
+        let value = try required(i)
+        return try Self.wire(i) { () throws(WireError) in try value.wireAddress("address") }
+    }
+
+    func bytes(_ i: Int) throws(RPCFailure) -> [UInt8] {
+        let value = try required(i)
+        return try Self.wire(i) { () throws(WireError) in try value.wireBytes("data") }
+    }
+
+    func hash(_ i: Int) throws(RPCFailure) -> Bytes32 {
+        let value = try required(i)
+        return try Self.wire(i) { () throws(WireError) in try value.wireBytes32("hash") }
+    }
+
+    /// A quantity (hex string) or, as Hardhat and anvil accept, a JSON number.
+    func uint64(_ i: Int) throws(RPCFailure) -> UInt64 {
+        let value = try required(i)
+        return try Self.wire(i) { () throws(WireError) in try Self.uint64(value, "quantity") }
+    }
+
+    func uint256(_ i: Int) throws(RPCFailure) -> UInt256 {
+        let value = try required(i)
+        return try Self.wire(i) { () throws(WireError) in
+            if case .number(let text) = value {
+                guard let n = UInt64(text) else { throw WireError("quantity: \(text) is not a non-negative integer") }
+                return UInt256(n)
+            }
+            return try value.wireUInt256("quantity")
+        }
+    }
+
+    /// A storage slot or word: a quantity or 32-byte data (both are accepted by nodes).
+    func word(_ i: Int) throws(RPCFailure) -> UInt256 {
+        let value = try required(i)
+        return try Self.wire(i) { () throws(WireError) in
+            let text = try value.wireString("slot")
+            guard Hex.hasPrefix(text), text.utf8.count <= 66 else { throw WireError("slot: expected at most 32 bytes of hex, got \(JSONValue.quote(String(text.prefix(70))))") }
+            return try Quantity.decodeUInt256(text)
+        }
+    }
+
+    func bool(_ i: Int) throws(RPCFailure) -> Bool {
+        guard case .bool(let b) = try required(i) else { throw .invalidParams("invalid argument \(i): expected a boolean") }
+        return b
+    }
+
+    static func uint64(_ value: JSONValue, _ what: String) throws(WireError) -> UInt64 {
+        if case .number(let text) = value {
+            guard let n = UInt64(text) else { throw WireError("\(what): \(text) is not a non-negative 64-bit integer") }
+            return n
+        }
+        return try value.wireUInt64(what)
+    }
+
+    /// A block parameter: a tag, a number, or an EIP-1898 object (`blockHash` or `blockNumber`).
+    func block(_ i: Int, default fallback: BlockID = .latest) throws(RPCFailure) -> BlockID {
+        guard let value = optional(i) else { return fallback }
+        return try Self.wire(i) { () throws(WireError) in try Self.blockID(value) }
+    }
+
+    static func blockID(_ value: JSONValue) throws(WireError) -> BlockID {
+        switch value {
+        case .string(let text):
+            switch text {
+            case "latest": return .latest
+            case "earliest": return .earliest
+            case "pending": return .pending
+            case "safe": return .safe
+            case "finalized": return .finalized
+            default:
+                if text.utf8.count == 66 { return .hash(try value.wireBytes32("block hash")) }
+                return .number(try value.wireUInt64("block number"))
+            }
+        case .number:
+            return .number(try uint64(value, "block number"))
+        case .object:
+            let o = try value.wireObject("block")
+            if let hash = try o.optionalBytes32("blockHash") { return .hash(hash) }
+            if let number = o.optional("blockNumber") { return try blockID(number) }
+            throw WireError("block: expected blockHash or blockNumber")
+        default:
+            throw WireError("expected a block number, tag or hash, got \(String(value.description.prefix(60)))")
+        }
+    }
+
+    /// A transaction or call object.
+    func transactionRequest(_ i: Int) throws(RPCFailure) -> Chain.TransactionRequest {
+        let value = try required(i)
+        return try Self.wire(i) { () throws(WireError) in try Self.transactionRequest(value) }
+    }
+
+    static func transactionRequest(_ value: JSONValue) throws(WireError) -> Chain.TransactionRequest {
+        let o = try value.wireObject("transaction")
+        var request = Chain.TransactionRequest()
+        request.from = try o.optionalAddress("from")
+        request.to = try o.optionalAddress("to")
+        request.gas = try o.optional("gas").map { v throws(WireError) in try uint64(v, "transaction.gas") }
+        request.gasPrice = try o.optionalUInt256("gasPrice")
+        request.maxFeePerGas = try o.optionalUInt256("maxFeePerGas")
+        request.maxPriorityFeePerGas = try o.optionalUInt256("maxPriorityFeePerGas")
+        request.value = try o.optionalUInt256("value")
+        let input = try o.optionalBytes("input")
+        let data = try o.optionalBytes("data")
+        if let input, let data, input != data { throw WireError("transaction: both input and data given, and they differ") }
+        request.data = input ?? data
+        request.nonce = try o.optional("nonce").map { v throws(WireError) in try uint64(v, "transaction.nonce") }
+        if let list = o.optional("accessList") { request.accessList = try accessList(list) }
+        if let type = o.optional("type") {
+            let t = try uint64(type, "transaction.type")
+            guard t <= 4 else { throw WireError("transaction.type: \(t) is not a transaction type") }
+            request.type = UInt8(t)
+        }
+        if let hashes = o.optional("blobVersionedHashes") {
+            request.blobVersionedHashes = try hashes.wireArray("transaction.blobVersionedHashes").map { h throws(WireError) in
+                try h.wireBytes32("transaction.blobVersionedHashes[]")
+            }
+        }
+        request.maxFeePerBlobGas = try o.optionalUInt256("maxFeePerBlobGas")
+        return request
+    }
+
+    static func accessList(_ value: JSONValue) throws(WireError) -> AccessList {
+        try value.wireArray("accessList").map { entry throws(WireError) in
+            let e = try entry.wireObject("accessList[]")
+            let keys = try e.optional("storageKeys")?.wireArray("accessList[].storageKeys") ?? []
+            return AccessListEntry(
+                address: try e.address("address"),
+                storageKeys: try keys.map { k throws(WireError) in try k.wireBytes32("accessList[].storageKeys[]") })
+        }
+    }
+
+    /// An `eth_getLogs` / `eth_newFilter` filter object.
+    func logFilter(_ i: Int) throws(RPCFailure) -> Chain.LogFilter {
+        let value = optional(i) ?? .object([])
+        return try Self.wire(i) { () throws(WireError) in try Self.logFilter(value) }
+    }
+
+    static func logFilter(_ value: JSONValue) throws(WireError) -> Chain.LogFilter {
+        let o = try value.wireObject("filter")
+        var filter = Chain.LogFilter()
+        filter.blockHash = try o.optionalBytes32("blockHash")
+        if filter.blockHash != nil, o.optional("fromBlock") != nil || o.optional("toBlock") != nil {
+            throw WireError("filter: blockHash cannot be combined with fromBlock/toBlock")
+        }
+        filter.fromBlock = try o.optional("fromBlock").map { v throws(WireError) in try blockID(v) }
+        filter.toBlock = try o.optional("toBlock").map { v throws(WireError) in try blockID(v) }
+        switch o.optional("address") {
+        case nil: break
+        case .array(let items)?: filter.addresses = try items.map { a throws(WireError) in try a.wireAddress("filter.address[]") }
+        case let single?: filter.addresses = [try single.wireAddress("filter.address")]
+        }
+        if let topics = o.optional("topics") {
+            let positions = try topics.wireArray("filter.topics")
+            guard positions.count <= 4 else { throw WireError("filter.topics: more than 4 positions") }
+            filter.topics = try positions.map { position throws(WireError) in
+                switch position {
+                case .null: return []
+                case .array(let alternatives):
+                    return try alternatives.map { t throws(WireError) in try t.wireBytes32("filter.topics[][]") }
+                default: return [try position.wireBytes32("filter.topics[]")]
+                }
+            }
+        }
+        return filter
+    }
+}

@@ -1,0 +1,58 @@
+import AuthEmulator
+import Hummingbird
+import Logging
+import NIOCore
+
+/// The dev node's HTTP server (Hummingbird): JSON-RPC on `POST /` answered by a ``NodeRPCHandler``,
+/// and the Firebase Auth emulator's endpoints when an ``AuthEmulator`` is given. Bodies over the
+/// handler's limit get a JSON-RPC error with HTTP 413 without being read in full.
+public enum DevNodeServer {
+    /// Builds the application listening on `host:port` (port 0 picks a free port); `onRunning` gets
+    /// the URL actually bound once the server accepts connections.
+    public static func application(
+        handler: NodeRPCHandler, auth: AuthEmulator?, host: String, port: Int, logger: Logger,
+        onRunning: @escaping @Sendable (String) async -> Void
+    ) -> some ApplicationProtocol {
+        let router = Router()
+        let limit = handler.limits.maxBodyBytes
+        router.post("/") { request, _ -> Response in
+            var request = request
+            let body: [UInt8]
+            do {
+                let buffer = try await request.collectBody(upTo: limit)
+                body = Array(buffer.readableBytesView)
+            } catch {
+                let failure = NodeRPCHandler.errorResponse(
+                    id: .null, .invalidRequest("body larger than \(limit) bytes"))
+                return Self.json(Array(failure.description.utf8), status: .contentTooLarge)
+            }
+            return Self.json(await handler.handle(body), status: .ok)
+        }
+        if let auth { addAuthEmulatorRoutes(to: router, emulator: auth) }
+        return Application(
+            router: router,
+            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: nil),
+            onServerRunning: { channel in
+                let bound = channel.localAddress?.port ?? port
+                let shownHost = host.contains(":") ? "[\(host)]" : host
+                await onRunning("http://\(shownHost):\(bound)")
+            },
+            logger: logger)
+    }
+
+    /// Serves until SIGINT or SIGTERM (or the task is cancelled), then returns after in-flight
+    /// requests finish; the caller closes the chain afterwards.
+    public static func run(
+        handler: NodeRPCHandler, auth: AuthEmulator?, host: String, port: Int, logger: Logger,
+        onRunning: @escaping @Sendable (String) async -> Void
+    ) async throws {
+        let app = application(handler: handler, auth: auth, host: host, port: port, logger: logger, onRunning: onRunning)
+        try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+    }
+
+    static func json(_ bytes: [UInt8], status: HTTPResponse.Status) -> Response {
+        Response(
+            status: status, headers: [.contentType: "application/json"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+}

@@ -1,0 +1,247 @@
+#!/usr/bin/env python3
+"""Benchmark `carchain node` next to tools/pyevm-node.py (py-evm) in the same run.
+
+    .venv/bin/python tools/bench-node.py [--carchain .build/release/carchain] [--rentals 2000] [--py-rentals 200]
+
+Measures, for each node started here on a free port:
+  * eth_call round trip over loopback (getUserCredit on CarChain): p50 and p99 of 2000 calls on one
+    keep-alive connection (a raw socket client, so the client's own overhead stays in microseconds);
+  * automined rentCar transactions per second: pre-signed eth_sendRawTransaction, one request at a time
+    (each answered after its block is committed), and in JSON-RPC batches of 100;
+and, for the carchain binary alone, `carchain rent` against the embedded chain (no --rpc; CARCHAIN_HOME in
+a temporary directory) from process start to exit: the median of 10 runs.
+Targets (issue 7): eth_call p50 <= 0.3 ms, >= 1000 rentCar tx/s, `carchain rent` <= 100 ms.
+"""
+import argparse
+import json
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+from eth_abi import encode
+from eth_account import Account
+from eth_utils import keccak
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MANAGER_KEY = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d"  # dev account 1
+
+
+def selector(signature):
+    return keccak(text=signature)[:4]
+
+
+def calldata(signature, types, args):
+    return "0x" + (selector(signature) + encode(types, args)).hex()
+
+
+class RawClient:
+    """JSON-RPC over one keep-alive HTTP/1.1 connection, parsed by hand (Content-Length bodies)."""
+
+    def __init__(self, host, port):
+        self.sock = socket.create_connection((host, port))
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.host = host
+        self.port = port
+        self.buffer = b""
+
+    def post(self, body: bytes) -> bytes:
+        head = (f"POST / HTTP/1.1\r\nHost: {self.host}:{self.port}\r\nContent-Type: application/json\r\n"
+                f"Content-Length: {len(body)}\r\n\r\n").encode()
+        self.sock.sendall(head + body)
+        while b"\r\n\r\n" not in self.buffer:
+            self.buffer += self.recv()
+        header, _, rest = self.buffer.partition(b"\r\n\r\n")
+        length = None
+        for line in header.split(b"\r\n")[1:]:
+            name, _, value = line.partition(b":")
+            if name.strip().lower() == b"content-length":
+                length = int(value.strip())
+        if length is None:  # chunked: read until the terminating chunk
+            while b"0\r\n\r\n" not in rest:
+                rest += self.recv()
+            body_end = rest.index(b"0\r\n\r\n")
+            chunks, data = rest[:body_end], b""
+            while chunks:
+                size_line, _, chunks = chunks.partition(b"\r\n")
+                size = int(size_line, 16)
+                data += chunks[:size]
+                chunks = chunks[size + 2:]
+            self.buffer = rest[body_end + 5:]
+            return data
+        while len(rest) < length:
+            rest += self.recv()
+        self.buffer = rest[length:]
+        return rest[:length]
+
+    def recv(self):
+        chunk = self.sock.recv(1 << 20)
+        if not chunk:
+            raise RuntimeError("connection closed")
+        return chunk
+
+    def call(self, method, params):
+        answer = json.loads(self.post(json.dumps({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}).encode()))
+        if "error" in answer:
+            raise RuntimeError(f"{method}: {answer['error']}")
+        return answer["result"]
+
+
+def start(command, pattern):
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        line = process.stdout.readline()
+        if not line:
+            break
+        found = pattern(line.strip())
+        if found:
+            return process, found
+    process.kill()
+    raise RuntimeError(f"{command[0]} did not start")
+
+
+def signer_txs(client, manager, chain_id, count):
+    """Pre-signed set-up and rental transactions for `count` users and cars, from the manager."""
+    nonce = int(client.call("eth_getTransactionCount", [manager.address, "pending"]), 16)
+    gas_price = int(client.call("eth_gasPrice", []), 16) * 2
+
+    def sign(to, data, gas):
+        nonlocal nonce
+        tx = {"to": to, "data": data, "gas": gas, "gasPrice": gas_price, "nonce": nonce, "chainId": chain_id, "value": 0}
+        nonce += 1
+        signed = manager.sign_transaction(tx)
+        return "0x" + (getattr(signed, "raw_transaction", None) or signed.rawTransaction).hex().removeprefix("0x")
+
+    with open(os.path.join(ROOT, "contracts/CarChain.json")) as f:
+        artifact = json.load(f)
+    deploy = sign(None, artifact["bytecode"], 3_000_000)
+    contract = None  # filled after the deployment's receipt
+    return deploy, sign, contract
+
+
+def run_node(name, client, rentals):
+    manager = Account.from_key(MANAGER_KEY)
+    chain_id = int(client.call("eth_chainId", []), 16)
+    deploy, sign, _ = signer_txs(client, manager, chain_id, rentals)
+    tx_hash = client.call("eth_sendRawTransaction", [deploy])
+    receipt = client.call("eth_getTransactionReceipt", [tx_hash])
+    contract = receipt["contractAddress"]
+    setup = []
+    for i in range(rentals):
+        setup.append(sign(contract, calldata("registerNewCar(string)", ["string"], [f"C{i}"]), 300_000))
+        setup.append(sign(contract, calldata("registerNewUser(string)", ["string"], [f"u{i}"]), 300_000))
+        setup.append(sign(contract, calldata("addCredit(string,uint256)", ["string", "uint256"], [f"u{i}", 5]), 300_000))
+    for raw in setup:
+        client.call("eth_sendRawTransaction", [raw])
+    half = rentals // 2
+    one_by_one = [sign(contract, calldata("rentCar(string,string)", ["string", "string"], [f"C{i}", f"u{i}"]), 300_000)
+                  for i in range(half)]
+    batched = [sign(contract, calldata("rentCar(string,string)", ["string", "string"], [f"C{i}", f"u{i}"]), 300_000)
+               for i in range(half, rentals)]
+
+    # eth_call latency.
+    call = {"to": contract, "data": calldata("getUserCredit(string)", ["string"], ["u1"])}
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "eth_call", "params": [call, "latest"]}).encode()
+    for _ in range(200):
+        client.post(body)
+    samples = []
+    for _ in range(2000):
+        t0 = time.perf_counter_ns()
+        client.post(body)
+        samples.append((time.perf_counter_ns() - t0) / 1e6)
+    samples.sort()
+    p50 = samples[len(samples) // 2]
+    p99 = samples[int(len(samples) * 0.99)]
+
+    # Automined rentCar, one request per transaction.
+    t0 = time.perf_counter()
+    for raw in one_by_one:
+        client.call("eth_sendRawTransaction", [raw])
+    single_rate = len(one_by_one) / (time.perf_counter() - t0)
+    # Batches of 100.
+    t0 = time.perf_counter()
+    for start_index in range(0, len(batched), 100):
+        chunk = batched[start_index:start_index + 100]
+        answer = json.loads(client.post(json.dumps([
+            {"jsonrpc": "2.0", "id": i, "method": "eth_sendRawTransaction", "params": [raw]} for i, raw in enumerate(chunk)
+        ]).encode()))
+        errors = [a for a in answer if "error" in a]
+        if errors:
+            raise RuntimeError(f"{name}: batch errors: {errors[:2]}")
+    batch_rate = len(batched) / (time.perf_counter() - t0)
+    rented = int(client.call("eth_call", [{"to": contract, "data": calldata("rentedCars()", [], [])}, "latest"]), 16)
+    if rented != rentals:
+        raise RuntimeError(f"{name}: {rented} cars rented, expected {rentals}")
+    return {"node": name, "eth_call_p50_ms": round(p50, 4), "eth_call_p99_ms": round(p99, 4),
+            "rentCar_tx_per_s_sequential": round(single_rate, 1), "rentCar_tx_per_s_batch100": round(batch_rate, 1),
+            "rentals": rentals}
+
+
+def embedded_rent(carchain, runs=10):
+    home = tempfile.mkdtemp(prefix="carchain-bench-home-")
+    env = dict(os.environ, CARCHAIN_HOME=home)
+    env.pop("CARCHAIN_RPC", None)
+    try:
+        def run(*args):
+            subprocess.run([carchain, *args], env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        for i in range(runs):
+            run("car", "register", f"B{i}")
+            run("user", "register", f"bench{i}")
+            run("credit", "add", f"bench{i}", "1")
+        times = []
+        for i in range(runs):
+            t0 = time.perf_counter()
+            run("rent", f"B{i}", "--user", f"bench{i}")
+            times.append((time.perf_counter() - t0) * 1000)
+        return {"carchain_rent_embedded_ms_median": round(statistics.median(times), 1),
+                "carchain_rent_embedded_ms_min": round(min(times), 1), "runs": runs}
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--carchain", default=os.path.join(ROOT, ".build/release/carchain"))
+    parser.add_argument("--rentals", type=int, default=2000)
+    parser.add_argument("--py-rentals", type=int, default=200)
+    parser.add_argument("--skip-pyevm", action="store_true")
+    args = parser.parse_args()
+    results = []
+
+    node, url = start([args.carchain, "node", "--port", "0", "--ephemeral"],
+                      lambda line: line.split("listening on ", 1)[1] if "listening on " in line else None)
+    try:
+        host, port = url.removeprefix("http://").rsplit(":", 1)
+        results.append(run_node("carchain node", RawClient(host, int(port)), args.rentals))
+    finally:
+        node.terminate()
+        node.wait()
+
+    if not args.skip_pyevm:
+        py, port = start([sys.executable, os.path.join(ROOT, "tools/pyevm-node.py"), "--port", "0", "--lifetime", "1800"],
+                         lambda line: line if line.isdigit() else None)
+        try:
+            results.append(run_node("pyevm-node", RawClient("127.0.0.1", int(port)), args.py_rentals))
+        finally:
+            py.terminate()
+            py.wait()
+
+    results.append(embedded_rent(args.carchain))
+    print(json.dumps(results, indent=2))
+    print()
+    for r in results:
+        if "node" in r:
+            print(f"{r['node']:>14}: eth_call p50 {r['eth_call_p50_ms']:.3f} ms (p99 {r['eth_call_p99_ms']:.3f}), "
+                  f"rentCar {r['rentCar_tx_per_s_sequential']:.0f} tx/s one by one, {r['rentCar_tx_per_s_batch100']:.0f} tx/s in batches of 100")
+        else:
+            print(f"carchain rent (embedded, start to exit): median {r['carchain_rent_embedded_ms_median']} ms, "
+                  f"min {r['carchain_rent_embedded_ms_min']} ms over {r['runs']} runs")
+
+
+if __name__ == "__main__":
+    main()
