@@ -43,7 +43,11 @@ struct AuthOptions: ParsableArguments {
             return String(text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
                 .trimmingCharacters(in: CharacterSet(charactersIn: "\r"))
         }
-        guard FileManager.default.isReadableFile(atPath: "/dev/tty"), let first = try? Secrets.promptWithoutEcho(prompt) else {
+        let first: String
+        do {
+            first = try Secrets.promptWithoutEcho(prompt)
+        } catch {
+            // Without a terminal (a script, a pipe), the password has to come from standard input.
             throw CLIError("no terminal to ask for the password: pass --password-stdin")
         }
         if confirm {
