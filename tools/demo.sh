@@ -14,4 +14,5 @@ home="$(pwd)/.demo/run-$(date -u +%Y%m%d-%H%M%S)"
 "$bin" demo --home "$home" "$@"
 ln -sfn "$home" .demo/latest
 echo
-echo "(this run's files are also reachable as .demo/latest)"
+echo "(this run's files are also reachable as .demo/latest; the carchain binary is $bin —"
+echo " put it on your PATH with: export PATH=\"$(dirname "$bin"):\$PATH\")"

@@ -59,6 +59,7 @@ struct DemoCommand: AsyncParsableCommand {
             contract = existing
             let how = chain.dataDirectory != nil ? "deployed by dev account 0 when the embedded chain was created" : "already deployed"
             say("CarChain at \(contract.address.checksummed), \(how)")
+            if let deployment = try await deploymentGas(of: contract.address, chain: chain) { gas.record("deploy", gasUsed: deployment) }
         } else {
             let outcome = try await manager.backend.deploy(bytecode: CarChainArtifact.project.bytecode)
             guard outcome.succeeded, let address = outcome.contractAddress else { throw CLIError("deploying CarChain failed (tx \(outcome.transactionHash))") }
@@ -174,6 +175,20 @@ struct DemoCommand: AsyncParsableCommand {
             throw CLIError("cannot create \(url.path): \(error.localizedDescription)")
         }
         return url.standardizedFileURL
+    }
+
+    /// The gas of the transaction that created `address`, looked up in the first blocks (where a fresh data
+    /// dir's chain deployed it); nil when not found there.
+    private func deploymentGas(of address: Address, chain: NodeSession) async throws -> UInt64? {
+        let latest = try await chain.client.blockNumber()
+        guard latest >= 1 else { return nil }
+        for number in 1...min(latest, 3) {
+            guard let block = try await chain.client.block(.number(number)) else { continue }
+            for hash in block.transactions.hashes {
+                if let receipt = try await chain.client.receipt(hash), receipt.contractAddress == address { return receipt.gasUsed }
+            }
+        }
+        return nil
     }
 
     private func step(_ n: Int, _ title: String) {
