@@ -28,11 +28,21 @@ enum AccountFlow {
         email: String, password: String, key: PrivateKey, paths: AppPaths, auth: AuthOptions, chain: NodeSession,
         transactions: TransactionOptions, fund: UInt256, kdf: Keystore.KDF = .standardScrypt
     ) async throws -> Outcome {
+        let address = key.address
+        // An imported key may already have a keystore here: it must open with this password, or the user
+        // could not unlock their own account later. Checked before the auth account is created.
+        let existing = try paths.keystores.file(for: address)
+        if let existing {
+            do {
+                _ = try KeystoreDirectory.load(existing).decrypt(password: password)
+            } catch {
+                throw CLIError("a keystore for \(address.checksummed) already exists (\(existing.path)) and does not open with this password")
+            }
+        }
         let client = try await auth.client(paths: paths)
         let session = try await client.signUp(email: email, password: password)
-        let address = key.address
         let file: URL
-        if let existing = try paths.keystores.file(for: address) {
+        if let existing {
             file = existing
         } else {
             file = try paths.keystores.store(try Keystore.encrypt(key, password: password, kdf: kdf))
