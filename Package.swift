@@ -158,13 +158,15 @@ let package = Package(
             dependencies: [
                 "EthereumPrimitives", "EthereumABI", "AuthEmulator",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                // h-gas: DevChainBackend (in-process chain), gas reports, scenarios, simulation.
+                "Chain", "EthereumCrypto", "EthereumTransactions",
             ]
         ),
         .testTarget(name: "EthereumABITests", dependencies: ["EthereumABI", "TestSupport"]),
         .testTarget(
             name: "CarChainTests",
             dependencies: [
-                "CarChain", "EthereumABI", "TestSupport", "AuthEmulator",
+                "CarChain", "EthereumABI", "TestSupport", "AuthEmulator", "Chain", "EthereumCrypto",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]

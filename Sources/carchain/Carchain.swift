@@ -24,6 +24,7 @@ struct Carchain: AsyncParsableCommand {
             ABICommand.self, EVMCommand.self,
             DeployCommand.self, UserCommand.self, CarCommand.self, CreditCommand.self, RentCommand.self,
             ReturnCommand.self, ProfileCommand.self, StatsCommand.self, NodeCommand.self,
+            GasReportCommand.self, SimulateCommand.self,
             SignupCommand.self, LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, CarsCommand.self, MapCommand.self,
             DemoCommand.self,
         ]

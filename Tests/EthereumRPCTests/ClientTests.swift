@@ -3,6 +3,7 @@ import EthereumPrimitives
 import EthereumRPC
 import Foundation
 import Testing
+import TestSupport
 
 /// The client against a scripted HTTP server: envelopes, ids, batches, error mapping, timeouts, retries.
 @Suite struct ClientTests {
@@ -214,10 +215,10 @@ import Testing
     }
 
     @Test func deadNodeFailsFastWithConnectionRefused() async throws {
-        // A port that was just free: bind a server, stop it, use its port.
-        let server = try await ScriptedHTTPServer.start { _, _ in .json("{}") }
-        let port = server.port
-        await server.stop()
+        // A port bound by nobody's server: connections are refused while `refusing` lives.
+        let refusing = try #require(RefusingPort())
+        let port = refusing.port
+        defer { withExtendedLifetime(refusing) {} }
         let client = try RPCClient(url: "http://127.0.0.1:\(port)", timeout: 5, retryPolicy: RetryPolicy(maxAttempts: 2, initialDelay: 0.01))
         let start = ContinuousClock.now
         do {

@@ -146,7 +146,15 @@ struct DemoCommand: AsyncParsableCommand {
 
         // 9. Gas.
         step(9, "Gas used by every transaction of this demo")
-        for line in gas.table().split(separator: "\n") { say(String(line)) }
+        let size = try await chain.client.code(at: contract.address).count
+        let pricing = GasPricing(gasPrice: try await chain.client.gasPrice())
+        for line in gas.report(deploymentSize: size).render(.table, pricing: pricing).split(separator: "\n", omittingEmptySubsequences: false) {
+            say(String(line))
+        }
+        if !gas.transfers.isEmpty {
+            say("plus \(gas.transfers.count) plain ETH transfer(s) funding the user: \(gas.transfers.map(String.init).joined(separator: ", ")) gas")
+        }
+        say("\(gas.transactionCount) transactions, \(gas.totalGas) gas in all")
 
         print("\nDone in \(String(format: "%.1f", Date().timeIntervalSince(started))) s. The map is at \(mapFile)")
         print("Try next (the demo's user is logged in there; sign up your own to act yourself):")

@@ -1,44 +1,29 @@
-import Foundation
+import CarChain
 
-/// The demo's gas figures: each transaction's function and gas used, summarised per function.
+/// The demo's transactions and their gas, turned into the project's ``GasReport`` (the funding transfer is
+/// not a contract call, so it is reported on its own line).
 struct DemoGasLedger {
-    struct Entry {
-        var function: String
-        var gasUsed: UInt64
-        var succeeded: Bool
-    }
-
-    private(set) var entries: [Entry] = []
+    private(set) var observations: [GasObservation] = []
+    private(set) var deploymentGas: UInt64?
+    private(set) var transfers: [UInt64] = []
 
     mutating func record(_ function: String, gasUsed: UInt64, succeeded: Bool = true) {
-        entries.append(Entry(function: function, gasUsed: gasUsed, succeeded: succeeded))
+        switch function {
+        case "deploy": deploymentGas = gasUsed
+        case "transfer (funding)": transfers.append(gasUsed)
+        default: observations.append(GasObservation(function: function, gasUsed: gasUsed, succeeded: succeeded))
+        }
     }
 
-    /// A table: function, calls, min, average, max, total gas; functions in first-use order.
-    func table() -> String {
-        var order: [String] = []
-        var byName: [String: [UInt64]] = [:]
-        for entry in entries {
-            if byName[entry.function] == nil { order.append(entry.function) }
-            byName[entry.function, default: []].append(entry.gasUsed)
-        }
-        var rows = [["function", "calls", "min gas", "avg gas", "max gas", "total gas"]]
-        var grand: UInt64 = 0
-        for name in order {
-            let gas = byName[name] ?? []
-            let total = gas.reduce(0, +)
-            grand += total
-            rows.append([name, "\(gas.count)", "\(gas.min() ?? 0)", "\(total / UInt64(max(gas.count, 1)))", "\(gas.max() ?? 0)", "\(total)"])
-        }
-        rows.append(["all", "\(entries.count)", "", "", "", "\(grand)"])
-        let widths = (0..<6).map { c in rows.map { $0[c].count }.max() ?? 0 }
-        let lines = rows.map { cells in
-            cells.enumerated().map { c, text in
-                c == 0 ? text.padding(toLength: widths[c], withPad: " ", startingAt: 0)
-                    : String(repeating: " ", count: widths[c] - text.count) + text
-            }.joined(separator: "  ")
-        }
-        let rule = String(repeating: "-", count: lines[0].count)
-        return ([lines[0], rule] + lines.dropFirst().dropLast() + [rule, lines[lines.count - 1]]).joined(separator: "\n")
+    /// The report of the contract's calls (and its deployment, when seen).
+    func report(deploymentSize: Int?) -> GasReport {
+        GasReport(contract: "CarChain", deploymentGas: deploymentGas, deploymentSize: deploymentSize, observations: observations)
     }
+
+    /// Every transaction's gas, transfers included.
+    var totalGas: UInt64 {
+        observations.reduce(deploymentGas ?? 0) { $0 + $1.gasUsed } + transfers.reduce(0, +)
+    }
+
+    var transactionCount: Int { observations.count + transfers.count + (deploymentGas == nil ? 0 : 1) }
 }

@@ -27,11 +27,12 @@ import TestSupport
         #expect(out.contains("car now -, credit 9"))
         #expect(out.contains("counters: 1 user(s), 18 cars, 0 rented"))
         for function in ["registerNewCar", "registerNewUser", "addCredit", "rentCar", "returnCar"] {
-            #expect(out.range(of: "\n   \(function) +[0-9]+ ", options: .regularExpression) != nil, "gas row \(function)")
+            #expect(out.range(of: "\n   │ \(function) +│ +[0-9]+ │", options: .regularExpression) != nil, "gas row \(function)")
         }
         let map = home.appendingPathComponent("fleet.svg")
         #expect(out.contains("The map is at \(map.path)"))
         #expect(out.contains("Try next"))
+        #expect(out.contains("plus 1 plain ETH transfer(s) funding the user: 21000 gas"))
         let svg = try String(contentsOf: map, encoding: .utf8)
         for plate in ["6789BBB", "2353HYP", "5432TPK"] { #expect(svg.contains(">\(plate)</text>")) }
         #expect(svg.components(separatedBy: "<g class=\"car ").count - 1 == 18)

@@ -85,8 +85,11 @@ import TestSupport
 
     @Test func deadNodeFailsClearlyWithinTheTimeout() throws {
         guard let cli = try NodeCLIHarness.start(for: "carchain node CLI tests") else { return }
-        let port = cli.node.port
-        cli.stop()  // nothing listens on the port any more
+        cli.stop()
+        // A port bound by nobody's server: connections are refused while `refusing` lives.
+        let refusing = try #require(RefusingPort())
+        let port = refusing.port
+        defer { withExtendedLifetime(refusing) {} }
         let outcome = try cli.run(["stats", "--rpc", "http://127.0.0.1:\(port)", "--timeout", "3"])
         #expect(outcome.status == 1)
         #expect(outcome.stderr.hasPrefix("carchain: cannot reach the node at http://127.0.0.1:\(port) (eth_chainId): connection refused"), "\(outcome.stderr)")

@@ -1,0 +1,169 @@
+import ArgumentParser
+import CarChain
+import EthereumPrimitives
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `carchain simulate`: a seeded random workload on an ephemeral chain, checked against the model.
+struct SimulateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "simulate",
+        abstract: "Run a seeded random CarChain workload and check every step against the reference model.",
+        discussion: """
+            Users register (from their own accounts or at the manager's desk), cars are registered,
+            credit is added, cars are rented and returned — with refusals mixed in. After every step
+            the chain's outcome (success and events, or the revert reason) and the views it could
+            change are compared with CarChainModel; any difference stops the run with the step, the
+            operation and both answers (exit status 1). The chain is deterministic: the same seed
+            gives the same final state root on every run and machine.
+
+            Examples:
+              carchain simulate --seed 42
+              carchain simulate --seed 7 --users 20 --cars 8 --steps 2000
+              carchain simulate --seed 42 --json
+            """
+    )
+
+    @Option(help: "The seed (a 64-bit unsigned number).")
+    var seed: UInt64
+
+    @Option(help: "How many user ids (1–1000).")
+    var users = 6
+
+    @Option(help: "How many cars (1–1000).")
+    var cars = 4
+
+    @Option(help: "How many transactions after the deployment (0–1000000).")
+    var steps = 300
+
+    @Option(help: "The fork the chain runs (cancun or later).")
+    var hardfork = "cancun"
+
+    @Option(help: "The gas price for the report's fees, e.g. 1gwei.")
+    var gasPrice = "1gwei"
+
+    @Option(help: "The price of one ETH in USD, for a fiat fee column.")
+    var ethPrice: String?
+
+    @OptionGroup var output: JSONOption
+
+    func validate() throws {
+        guard (1...1000).contains(users) else { throw ValidationError("--users must be 1–1000, got \(users)") }
+        guard (1...1000).contains(cars) else { throw ValidationError("--cars must be 1–1000, got \(cars)") }
+        guard (0...1_000_000).contains(steps) else { throw ValidationError("--steps must be 0–1000000, got \(steps)") }
+    }
+
+    func run() async throws {
+        let pricing = try GasPricing(gasPrice: gasPrice, ethPrice: ethPrice)
+        let options = SimulationOptions(seed: seed, users: users, cars: cars, steps: steps, hardfork: try AnalysisSupport.hardfork(hardfork))
+        let bar = ProgressBar(enabled: isatty(STDERR_FILENO) == 1)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let report: SimulationReport
+        do {
+            report = try await CarChainSimulation.run(options) { done, total in bar.update(done, total) }
+        } catch {
+            bar.clear()
+            throw error
+        }
+        bar.clear()
+        let elapsed = clock.now - start
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        if output.json {
+            printJSON(report, seconds: seconds, pricing: pricing)
+        } else {
+            printText(report, seconds: seconds, pricing: pricing)
+        }
+    }
+
+    private func printText(_ report: SimulationReport, seconds: Double, pricing: GasPricing) {
+        let o = report.options
+        let rate = seconds > 0 ? Double(o.steps) / seconds : 0
+        print(
+            "Simulated \(o.steps) steps (seed \(o.seed), \(o.users) users, \(o.cars) cars) on \(o.hardfork.name) in "
+                + String(format: "%.2f s (%.0f steps/s)", seconds, rate) + ".")
+        print("Chain and model agreed on every outcome, every event and \(report.readsChecked) view reads.")
+        print("")
+        var width = "Operation".count
+        for op in report.operations { width = max(width, op.name.count) }
+        func pad(_ s: String, _ n: Int) -> String { s + String(repeating: " ", count: max(0, n - s.count)) }
+        func lpad(_ s: String, _ n: Int) -> String { String(repeating: " ", count: max(0, n - s.count)) + s }
+        print(pad("Operation", width) + "  " + lpad("ok", 6) + "  " + lpad("reverted", 8) + "  " + lpad("total", 6))
+        var ok = 0
+        var reverted = 0
+        for op in report.operations {
+            ok += op.succeeded
+            reverted += op.reverted
+            print(pad(op.name, width) + "  " + lpad(String(op.succeeded), 6) + "  " + lpad(String(op.reverted), 8) + "  " + lpad(String(op.succeeded + op.reverted), 6))
+        }
+        print(pad("all", width) + "  " + lpad(String(ok), 6) + "  " + lpad(String(reverted), 8) + "  " + lpad(String(ok + reverted), 6))
+        if !report.revertReasons.isEmpty {
+            print("")
+            print("Refusals: " + report.revertReasons.map { "\($0.reason) ×\($0.count)" }.joined(separator: ", "))
+        }
+        print("")
+        let c = report.finalCounters
+        print("Final state: \(c.users) users, \(c.cars) cars, \(c.rented) rented; block \(report.blockNumber); state root \(report.stateRoot)")
+        print("")
+        print(report.gasReport.render(.table, pricing: pricing))
+    }
+
+    private func printJSON(_ report: SimulationReport, seconds: Double, pricing: GasPricing) {
+        let o = report.options
+        let c = report.finalCounters
+        let value: JSONValue = .object([
+            ("seed", .number(String(o.seed))), ("users", .number(String(o.users))), ("cars", .number(String(o.cars))),
+            ("steps", .number(String(o.steps))), ("hardfork", .string(o.hardfork.name)),
+            ("elapsedSeconds", .number(String(format: "%.3f", seconds))), ("agreed", .bool(true)),
+            ("readsChecked", .number(String(report.readsChecked))),
+            (
+                "operations",
+                .object(report.operations.map { ($0.name, .object([("succeeded", .number(String($0.succeeded))), ("reverted", .number(String($0.reverted)))])) })
+            ),
+            ("revertReasons", .object(report.revertReasons.map { ($0.reason, .number(String($0.count))) })),
+            (
+                "final",
+                .object([
+                    ("registeredUsers", .string(c.users.description)), ("registeredCars", .string(c.cars.description)),
+                    ("rentedCars", .string(c.rented.description)),
+                ])
+            ),
+            ("blockNumber", .number(String(report.blockNumber))), ("stateRoot", .string(report.stateRoot.description)),
+            ("gasReport", report.gasReport.jsonValue(pricing: pricing)),
+        ])
+        print(value.description)
+    }
+}
+
+/// A one-line progress bar on stderr, redrawn in place; silent when stderr is not a terminal.
+final class ProgressBar: @unchecked Sendable {
+    private let enabled: Bool
+    private let lock = NSLock()
+    private var lastDrawn = -1
+
+    init(enabled: Bool) { self.enabled = enabled }
+
+    func update(_ done: Int, _ total: Int) {
+        guard enabled, total > 0 else { return }
+        let width = 40
+        let filled = done * width / total
+        let percent = done * 100 / total
+        lock.lock()
+        defer { lock.unlock() }
+        // Redraw only when the visible state changes (each percent), not on every step.
+        guard percent != lastDrawn || done == total else { return }
+        lastDrawn = percent
+        let line = "\r[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "] \(done)/\(total) steps"
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+
+    func clear() {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+    }
+}
