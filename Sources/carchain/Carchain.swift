@@ -25,6 +25,8 @@ struct Carchain: AsyncParsableCommand {
             DeployCommand.self, UserCommand.self, CarCommand.self, CreditCommand.self, RentCommand.self,
             ReturnCommand.self, ProfileCommand.self, StatsCommand.self, NodeCommand.self,
             GasReportCommand.self, SimulateCommand.self,
+            SignupCommand.self, LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, CarsCommand.self, MapCommand.self,
+            DemoCommand.self,
         ]
     )
 }

@@ -2,22 +2,33 @@ import ArgumentParser
 import CarChain
 import EthereumPrimitives
 
-/// `carchain profile USER_ID`: a user's credit and rented car.
+/// `carchain profile [USER_ID]`: a user's credit and rented car; without USER_ID, the logged-in user's profile
+/// with their history rebuilt from the contract's events.
 struct ProfileCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "profile",
         abstract: "Show a user's credit and the car they rent (\"-\" for none).",
         discussion: """
-            Example:
+            Without USER_ID: the logged-in user's email, uid, account, credit, car, and their rentals and credit top-ups rebuilt from the contract's events (eth_getLogs).
+
+            Examples:
+              carchain profile
               carchain profile O6fLnMnVXAUWmxdIYatVNzaE31i1 --rpc http://127.0.0.1:8545
             """
     )
 
-    @Argument(help: "The user id.") var userId: String
+    @Argument(help: "The user id (default: the logged-in user).") var userId: String?
     @OptionGroup var node: NodeOptions
+    @OptionGroup var auth: AuthOptions
     @OptionGroup var output: JSONOption
 
     func run() async throws {
+        guard let userId else {
+            let user = try await LoggedInUser.current(paths: AppPaths.current(node: node), auth: auth)
+            let profile = try await UserProfile.load(user: user, session: try await NodeSession.reading(node))
+            print(output.json ? profile.json.description : profile.text)
+            return
+        }
         let session = try await NodeSession.reading(node)
         let contract = try await session.contract()
         let car = try await contract.getUserCar(userId)

@@ -1,7 +1,7 @@
 import ArgumentParser
 import CarChain
 
-/// `carchain rent PLATE --user USER_ID`.
+/// `carchain rent PLATE [--user USER_ID]` (without `--user`: the logged-in user).
 struct RentCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rent",
@@ -10,44 +10,71 @@ struct RentCommand: AsyncParsableCommand {
             Checks first what the contract would refuse (unknown car, car taken, unknown user, no credit, already renting) and says so without sending; --no-precheck sends anyway and shows the on-chain revert.
 
             Examples:
+              carchain rent 6789BBB                      (as the logged-in user; asks the password to unlock the account)
               carchain rent 6789BBB --user O6fLnMnVXAUWmxdIYatVNzaE31i1 --rpc http://127.0.0.1:8545
               CARCHAIN_RPC=http://127.0.0.1:8545 carchain rent 6789BBB --user alice --dev-account 1 --json
             """
     )
 
     @Argument(help: "The car's plate.") var plate: String
-    @Option(help: "The user id renting the car.") var user: String
+    @Option(help: "The user id renting the car (default: the logged-in user).") var user: String?
     @OptionGroup var node: NodeOptions
     @OptionGroup var signer: NodeSignerOptions
     @OptionGroup var transactions: TransactionOptions
+    @OptionGroup var auth: AuthOptions
     @OptionGroup var output: JSONOption
 
     func run() async throws {
+        guard let user else {
+            let acting = try await ActingUser.resolve(node: node, signer: signer, transactions: transactions, auth: auth, refuseManager: true)
+            try await CarChainTransactionRunner.run(
+                .rentCar(plate: plate, userId: acting.user.uid), summary: "rented car \(plate) to \(acting.user.email)",
+                session: acting.session, transactions: transactions, json: output.json)
+            return
+        }
         try await CarChainTransactionRunner.run(
             .rentCar(plate: plate, userId: user), summary: "rented car \(plate) to \(user)", node: node, signer: signer,
             transactions: transactions, json: output.json)
     }
 }
 
-/// `carchain return PLATE --user USER_ID`.
+/// `carchain return PLATE --user USER_ID`, or `carchain return [PLATE]` for the logged-in user.
 struct ReturnCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "return",
         abstract: "Return a rented car (no refund).",
         discussion: """
             Example:
+              carchain return                            (the logged-in user's car)
               carchain return 6789BBB --user O6fLnMnVXAUWmxdIYatVNzaE31i1 --rpc http://127.0.0.1:8545
             """
     )
 
-    @Argument(help: "The car's plate.") var plate: String
-    @Option(help: "The user id returning the car.") var user: String
+    @Argument(help: "The car's plate (default: the car the logged-in user rents).") var plate: String?
+    @Option(help: "The user id returning the car (default: the logged-in user).") var user: String?
     @OptionGroup var node: NodeOptions
     @OptionGroup var signer: NodeSignerOptions
     @OptionGroup var transactions: TransactionOptions
+    @OptionGroup var auth: AuthOptions
     @OptionGroup var output: JSONOption
 
+    func validate() throws {
+        if user != nil && plate == nil { throw ValidationError("give the PLATE with --user") }
+    }
+
     func run() async throws {
+        guard let user, let plate else {
+            let acting = try await ActingUser.resolve(node: node, signer: signer, transactions: transactions, auth: auth)
+            var car = plate ?? ""
+            if plate == nil {
+                car = try await acting.contract.getUserCar(acting.user.uid)
+                guard !car.isEmpty, car != CarChainModel.noCar else { throw CLIError("\(acting.user.email) is not renting a car") }
+            }
+            try await CarChainTransactionRunner.run(
+                .returnCar(plate: car, userId: acting.user.uid), summary: "returned car \(car) from \(acting.user.email)",
+                session: acting.session, transactions: transactions, json: output.json)
+            return
+        }
         try await CarChainTransactionRunner.run(
             .returnCar(plate: plate, userId: user), summary: "returned car \(plate) from \(user)", node: node, signer: signer,
             transactions: transactions, json: output.json)

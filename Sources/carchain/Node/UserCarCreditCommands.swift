@@ -36,30 +36,59 @@ struct UserRegisterCommand: AsyncParsableCommand {
 /// `carchain car …`.
 struct CarCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "car", abstract: "CarChain cars.", subcommands: [CarRegisterCommand.self])
+        commandName: "car", abstract: "CarChain cars: register (manager) and move (the fleet map).",
+        subcommands: [CarRegisterCommand.self, CarMoveCommand.self])
 }
 
-/// `carchain car register PLATE`.
+/// `carchain car register PLATE [--at LAT,LON]`.
 struct CarRegisterCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "register",
-        abstract: "Register a car by its plate (the contract's manager only).",
+        abstract: "Register a car by its plate (the contract's manager only), and place it on the fleet map.",
         discussion: """
-            Example:
-              carchain car register 6789BBB --rpc http://127.0.0.1:8545
+            Plates are checked as the seed app did (four digits and three capital letters, e.g. 6789BBB) unless --plate-format any. With --at the car is also placed in the fleet registry of the data dir (positions are telemetry, kept off chain). Signed by --dev-account/--keystore/--private-key-env, else by the logged-in user (who must be the manager), else by dev account 0 on a development chain.
+
+            Examples:
+              carchain car register 6789BBB --at 40.4168,-3.7038
+              carchain car register CAR-1 --plate-format any --rpc http://127.0.0.1:8545
             """
     )
 
-    @Argument(help: "The plate (1 to 31 bytes, not \"-\").") var plate: String
+    @Argument(help: "The plate (4 digits and 3 capital letters; with --plate-format any: 1 to 31 bytes, not \"-\").") var plate: String
+    @Option(help: ArgumentHelp("Where the car is, in degrees (puts it on the fleet map).", valueName: "LAT,LON")) var at: String?
+    @OptionGroup var plates: PlateFormatOption
     @OptionGroup var node: NodeOptions
     @OptionGroup var signer: NodeSignerOptions
     @OptionGroup var transactions: TransactionOptions
+    @OptionGroup var auth: AuthOptions
     @OptionGroup var output: JSONOption
 
+    func validate() throws {
+        try validating { () throws(FleetError) in
+            try plates.format.validate(plate)
+            if let at { _ = try GeoPoint(parsing: at) }
+        }
+    }
+
     func run() async throws {
-        try await CarChainTransactionRunner.run(
-            .registerNewCar(plate: plate), summary: "registered car \(plate)", node: node, signer: signer,
-            transactions: transactions, json: output.json)
+        let position = try at.map { text throws(FleetError) in try GeoPoint(parsing: text) }
+        let explicit = signer.privateKeyEnv != nil || signer.keystore != nil || signer.devAccount != nil
+        let paths = AppPaths.current(node: node)
+        if !explicit, try paths.sessions.read() != nil {
+            // The logged-in user signs; only the manager may register cars.
+            let acting = try await ActingUser.resolve(node: node, signer: signer, transactions: transactions, auth: auth, requireManager: true)
+            try await CarChainTransactionRunner.run(
+                .registerNewCar(plate: plate), summary: "registered car \(plate)", session: acting.session,
+                transactions: transactions, json: output.json)
+        } else {
+            try await CarChainTransactionRunner.run(
+                .registerNewCar(plate: plate), summary: "registered car \(plate)", node: node, signer: signer,
+                transactions: transactions, json: output.json)
+        }
+        if let position {
+            try paths.fleet.place(plate, at: position)
+            if !output.json { print("placed \(plate) at \(position) on the fleet map (\(paths.fleet.path))") }
+        }
     }
 }
 
@@ -69,25 +98,32 @@ struct CreditCommand: AsyncParsableCommand {
         commandName: "credit", abstract: "CarChain credit.", subcommands: [CreditAddCommand.self])
 }
 
-/// `carchain credit add USER_ID AMOUNT`.
+/// `carchain credit add [USER_ID] AMOUNT` (without USER_ID: the logged-in user).
 struct CreditAddCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "add",
         abstract: "Add credit to a user (a whole number from 1 to 999, as the seed app allowed).",
         discussion: """
-            Signed by the user's bound account or the manager.
+            Signed by the user's bound account or the manager. Without USER_ID, for the logged-in user, signed with their account (the password is asked to unlock it).
 
-            Example:
+            Examples:
+              carchain credit add 10
               carchain credit add O6fLnMnVXAUWmxdIYatVNzaE31i1 111 --rpc http://127.0.0.1:8545
             """
     )
 
-    @Argument(help: "The user id.") var userId: String
-    @Argument(help: "Whole credits to add, 1 to 999.") var amount: String
+    @Argument(help: ArgumentHelp("[USER_ID] AMOUNT: the user id (default: the logged-in user), then whole credits to add, 1 to 999.", valueName: "user-id-and-amount"))
+    var values: [String]
     @OptionGroup var node: NodeOptions
     @OptionGroup var signer: NodeSignerOptions
     @OptionGroup var transactions: TransactionOptions
+    @OptionGroup var auth: AuthOptions
     @OptionGroup var output: JSONOption
+
+    /// The user id, when typed.
+    var userId: String? { values.count == 2 ? values[0] : nil }
+    /// The amount text.
+    var amount: String { values.last ?? "" }
 
     /// The amount as the seed app accepted it: digits only, 1 to 999.
     static func parseAmount(_ text: String) -> UInt64? {
@@ -98,6 +134,7 @@ struct CreditAddCommand: AsyncParsableCommand {
     }
 
     func validate() throws {
+        guard (1...2).contains(values.count) else { throw ValidationError("give AMOUNT, or USER_ID AMOUNT") }
         guard CreditAddCommand.parseAmount(amount) != nil else {
             throw ValidationError("AMOUNT must be a whole number from 1 to 999, not '\(amount)'")
         }
@@ -105,6 +142,13 @@ struct CreditAddCommand: AsyncParsableCommand {
 
     func run() async throws {
         let credit = UInt256(CreditAddCommand.parseAmount(amount) ?? 0)
+        guard let userId else {
+            let acting = try await ActingUser.resolve(node: node, signer: signer, transactions: transactions, auth: auth)
+            try await CarChainTransactionRunner.run(
+                .addCredit(userId: acting.user.uid, credit: credit), summary: "added \(credit) credit to \(acting.user.email)",
+                session: acting.session, transactions: transactions, json: output.json)
+            return
+        }
         try await CarChainTransactionRunner.run(
             .addCredit(userId: userId, credit: credit), summary: "added \(credit) credit to \(userId)", node: node,
             signer: signer, transactions: transactions, json: output.json)

@@ -56,7 +56,7 @@ import Glibc
 
         try home.succeed(["user", "register", "alice"])
         try home.succeed(["user", "register", "bob", "--dev-account", "1"])
-        for plate in ["CAR1", "CAR2"] { try home.succeed(["car", "register", plate]) }
+        for plate in ["CAR1", "CAR2"] { try home.succeed(["car", "register", plate, "--plate-format", "any"]) }
         try home.succeed(["credit", "add", "alice", "3"])
         #expect(try home.succeed(["rent", "CAR1", "--user", "alice"]).hasPrefix("rented car CAR1 to alice: tx 0x"))
         #expect(try home.fail(["rent", "CAR2", "--user", "alice"]).hasPrefix("carchain: user already renting a car"))
@@ -75,7 +75,7 @@ import Glibc
 
         // --data-dir picks another chain.
         let other = home.directory.appendingPathComponent("other")
-        try home.succeed(["car", "register", "X1", "--data-dir", other.path])
+        try home.succeed(["car", "register", "X1", "--plate-format", "any", "--data-dir", other.path])
         #expect(try home.succeed(["stats", "--data-dir", other.path]).hasPrefix("registered users: 0\nregistered cars:  1\n"))
         // A chain id other than the embedded chain's is refused before anything is signed.
         #expect(try home.fail(["stats", "--chain-id", "1337"]).contains("1337"))
@@ -83,7 +83,7 @@ import Glibc
 
     @Test func stateSurvivesAcrossProcessesAndConcurrentCommands() throws {
         guard let home = Home() else { return }
-        try home.succeed(["car", "register", "P1"])
+        try home.succeed(["car", "register", "P1", "--plate-format", "any"])
         try home.succeed(["user", "register", "u1"])
         try home.succeed(["credit", "add", "u1", "2"])
         // Two processes at once: the second waits for the first's lock.
@@ -93,7 +93,7 @@ import Glibc
         for plate in ["P2", "P3"] {
             group.enter()
             DispatchQueue.global().async {
-                let status = (try? home.run(["car", "register", plate]))?.status ?? -1
+                let status = (try? home.run(["car", "register", plate, "--plate-format", "any"]))?.status ?? -1
                 lock.lock()
                 statuses.append(status)
                 lock.unlock()
@@ -109,7 +109,7 @@ import Glibc
 
     @Test func runningNodeOnTheDataDirIsUsedOverHTTP() throws {
         guard let home = Home() else { return }
-        try home.succeed(["car", "register", "N1"])
+        try home.succeed(["car", "register", "N1", "--plate-format", "any"])
         let log = home.directory.appendingPathComponent("node.out")
         try FileManager.default.createDirectory(at: home.directory, withIntermediateDirectories: true)
         FileManager.default.createFile(atPath: log.path, contents: nil)
@@ -143,7 +143,7 @@ import Glibc
         // The lock file names the node; the CLI goes through it (the files are locked by the node).
         let lock = try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: home.directory.appendingPathComponent("chain/LOCK")))
         #expect(lock["url"] == .string(nodeURL))
-        try home.succeed(["car", "register", "N2"])
+        try home.succeed(["car", "register", "N2", "--plate-format", "any"])
         #expect(try home.succeed(["stats"]).hasPrefix("registered users: 0\nregistered cars:  2\n"))
         // After the node stops, the embedded chain has everything the node mined.
         kill(node.processIdentifier, SIGTERM)

@@ -10,11 +10,11 @@ import TestSupport
         (["user", "register", ""], "empty user id"),
         (["user", "register", String(repeating: "u", count: 129)], "user id too long"),
         (["user", "register", "alice"], "user already registered"),
-        (["car", "register", "CAR2", "--dev-account", "1"], "caller is not the manager"),
-        (["car", "register", ""], "empty plate"),
-        (["car", "register", String(repeating: "P", count: 32)], "plate too long"),
-        (["car", "register", "-"], "plate \"-\" is reserved"),
-        (["car", "register", "CAR1"], "car already registered"),
+        (["car", "register", "CAR2", "--plate-format", "any", "--dev-account", "1"], "caller is not the manager"),
+        (["car", "register", "", "--plate-format", "any"], "empty plate"),
+        (["car", "register", String(repeating: "P", count: 32), "--plate-format", "any"], "plate too long"),
+        (["car", "register", "-", "--plate-format", "any"], "plate \"-\" is reserved"),
+        (["car", "register", "CAR1", "--plate-format", "any"], "car already registered"),
         (["credit", "add", "alice", "5", "--dev-account", "2"], "not user's account or manager"),
         (["credit", "add", "nobody", "5"], "user not registered"),
         (["rent", "NOPE", "--user", "alice"], "car not registered"),
@@ -33,7 +33,7 @@ import TestSupport
         guard let cli = try NodeCLIHarness.start(for: "carchain node CLI tests") else { return }
         defer { cli.stop() }
         try cli.succeed(["deploy"])
-        for plate in ["CAR1", "CAR3"] { try cli.succeed(["car", "register", plate]) }
+        for plate in ["CAR1", "CAR3"] { try cli.succeed(["car", "register", plate, "--plate-format", "any"]) }
         try cli.succeed(["user", "register", "alice"])
         try cli.succeed(["user", "register", "broke"])
         try cli.succeed(["credit", "add", "alice", "2"])

@@ -55,7 +55,7 @@ import TestSupport
         guard let cli = try NodeCLIHarness.start(for: "carchain node CLI tests") else { return }
         defer { cli.stop() }
         try cli.succeed(["deploy", "--tx-type", "eip1559"])
-        try cli.succeed(["car", "register", "CAR1"])
+        try cli.succeed(["car", "register", "CAR1", "--plate-format", "any"])
         // Account 1 of the test mnemonic, from an environment variable: the id is bound to it.
         let key1 = ["K1": "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d"]
         try cli.succeed(["user", "register", "bob", "--private-key-env", "K1"], environment: key1)

@@ -1,0 +1,73 @@
+import ArgumentParser
+import CarChain
+import EthereumCrypto
+import EthereumPrimitives
+import Foundation
+
+/// `carchain signup EMAIL`: an auth user, an Ethereum account for it, funding on a dev chain, and the uid
+/// registered on chain — one step.
+struct SignupCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "signup",
+        abstract: "Create a user: auth account, Ethereum account, funding (dev chains) and on-chain registration.",
+        discussion: """
+            Creates the email/password account in the auth service (the embedded one on the data dir unless --auth-url), a new Ethereum account whose keystore is encrypted with the same password ($CARCHAIN_HOME/keystore, mode 0600), funds it from dev account 0 when the chain is a development chain (elsewhere it says how much ETH to send), registers the uid on chain with registerNewUser sent from the new account, and logs in (session in $CARCHAIN_HOME/session.json, tokens only). The password is asked twice without echo, or read from --password-stdin; it is never printed or stored.
+
+            Examples:
+              carchain signup alice@example.com
+              printf '%s\\n' "$PASSWORD" | carchain signup alice@example.com --password-stdin
+              carchain signup manager@example.com --import-private-key-env DEPLOYER_KEY
+            """
+    )
+
+    @Argument(help: "The email address.") var email: String
+    @Option(help: ArgumentHelp("ETH sent to the new account from dev account 0 on a development chain.", valueName: "amount"))
+    var fund: String = "1 ether"
+    @Option(name: .customLong("import-private-key-env"), help: ArgumentHelp("Use the private key in this environment variable for the account instead of a new one (e.g. the contract's deployer, who is then the manager).", valueName: "VAR"))
+    var importPrivateKeyEnv: String?
+    @OptionGroup var auth: AuthOptions
+    @OptionGroup var node: NodeOptions
+    @OptionGroup var transactions: TransactionOptions
+    @OptionGroup var output: JSONOption
+
+    func run() async throws {
+        let paths = AppPaths.current(node: node)
+        let fundAmount = try TransactionOptions.amount(fund, option: "--fund")
+        let key = try importPrivateKeyEnv.map { try Secrets.privateKey(fromEnvironment: $0) } ?? PrivateKey.random()
+        let password = try auth.password(prompt: "Choose a password for \(email): ", confirm: true)
+        // Reach the chain before creating anything, so a wrong --rpc or --chain-id leaves no half-made user.
+        let chain = try await NodeSession.reading(node)
+        let result = try await AccountFlow.signup(
+            email: email, password: password, key: key, paths: paths, auth: auth, chain: chain, transactions: transactions, fund: fundAmount)
+        result.emit(json: output.json)
+    }
+}
+
+/// `carchain login EMAIL`.
+struct LoginCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "login",
+        abstract: "Log in with email and password; later commands act for this user.",
+        discussion: """
+            Signs in through the auth service and saves the session ($CARCHAIN_HOME/session.json, mode 0600, tokens only). If the user's uid is not registered on chain yet (a signup that could not register, or an account made on another machine), login finishes that: it makes or unlocks the account and registers it.
+
+            Examples:
+              carchain login alice@example.com
+              printf '%s\\n' "$PASSWORD" | carchain login alice@example.com --password-stdin
+            """
+    )
+
+    @Argument(help: "The email address.") var email: String
+    @OptionGroup var auth: AuthOptions
+    @OptionGroup var node: NodeOptions
+    @OptionGroup var transactions: TransactionOptions
+    @OptionGroup var output: JSONOption
+
+    func run() async throws {
+        let paths = AppPaths.current(node: node)
+        let password = try auth.password(prompt: "Password for \(email): ")
+        let result = try await AccountFlow.login(
+            email: email, password: password, paths: paths, auth: auth, node: node, transactions: transactions)
+        result.emit(json: output.json)
+    }
+}
