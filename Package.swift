@@ -163,6 +163,7 @@ let package = Package(
             name: "CarChainTests",
             dependencies: [
                 "CarChain", "EthereumABI", "TestSupport", "AuthEmulator",
+                "Chain", "EVM", "EthereumTransactions",  // EVMDifferentialTests (h-conf)
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]

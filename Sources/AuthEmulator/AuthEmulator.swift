@@ -109,7 +109,7 @@ public final class AuthEmulator: Sendable {
         }
 
         let hasher = self.hasher
-        let hash = try await passwordWork("password hashing failed") { try hasher.hash(password) }
+        let hash = try await passwordWork("password hashing failed") { () throws(PasswordHasherError) in try hasher.hash(password) }
         let now = clock.now()
         let displayName = request.displayName.flatMap { $0.isEmpty ? nil : $0 }
         var user = AuthUserRecord(
@@ -158,7 +158,7 @@ public final class AuthEmulator: Sendable {
         let user = try await storeCall { try await self.store.user(email: email) }
         let hasher = self.hasher
         let stored = user?.passwordHash ?? hasher.unmatchableHash()
-        let matches = try await passwordWork("password verification failed") {
+        let matches = try await passwordWork("password verification failed") { () throws(PasswordHasherError) in
             try hasher.verify(password, against: stored)
         }
         guard let user, matches else { throw .badRequest(.invalidLoginCredentials) }
