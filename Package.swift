@@ -166,7 +166,8 @@ let package = Package(
         .testTarget(
             name: "CarChainTests",
             dependencies: [
-                "CarChain", "EthereumABI", "TestSupport", "AuthEmulator", "Chain", "EthereumCrypto",
+                "CarChain", "EthereumABI", "TestSupport", "AuthEmulator", "Chain", "EthereumCrypto", "EVM",
+                "EthereumTransactions",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]

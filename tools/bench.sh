@@ -1,10 +1,25 @@
 #!/usr/bin/env bash
 # `make bench`: the package-benchmark suite (release build) and, in the same run, the reference figures
-# they are compared with (OpenSSL's SHA3-256 on the same Keccak-f[1600] permutation).
-# Usage: tools/bench.sh [FILTER-REGEX]   e.g. tools/bench.sh 'Keccak.*'
+# they are compared with:
+#   - OpenSSL's SHA3-256 on the same Keccak-f[1600] permutation (for the Keccak benchmarks);
+#   - SnailTracer (../shared/bench/README.md) on carchain's EVM (`carchain evm run --bench`, release) and on
+#     py-evm (tools/bench-pyevm-snailtracer.py, project venv), with the ratio;
+#   - the CarChain rentCar transaction on the executor, in µs (package-benchmark, "EVM CarChain rentCar").
+# Usage: tools/bench.sh [FILTER-REGEX]   e.g. tools/bench.sh 'Keccak.*'   (the SnailTracer comparison runs
+# when the filter is the default or matches "SnailTracer"; SNAIL_RUNS=N sets carchain's repetitions.)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 filter="${1:-.*}"
+root="$(pwd)"
+
+# The shared data (SnailTracer code): CARCHAIN_SHARED_DIR, else ../shared or ../../shared (worktrees).
+if [ -z "${CARCHAIN_SHARED_DIR:-}" ]; then
+  for candidate in "$root/../shared" "$root/../../shared"; do
+    if [ -f "$candidate/bench/snailtracer.runtime.hex" ]; then CARCHAIN_SHARED_DIR="$(cd "$candidate" && pwd)"; break; fi
+  done
+fi
+export CARCHAIN_SHARED_DIR="${CARCHAIN_SHARED_DIR:-$root/../shared}"
+python="${CARCHAIN_VENV:-$root/.venv}/bin/python"
 
 echo "==> Reference: openssl speed -evp sha3-256 ($(openssl version))"
 for bytes in 32 64 1024 16384; do
@@ -12,6 +27,44 @@ for bytes in 32 64 1024 16384; do
   openssl speed -evp sha3-256 -bytes "$bytes" -seconds 1 2>/dev/null | awk -v b="$bytes" '
     /^sha3-256/ { v=$NF; sub(/k$/,"",v); printf "    openssl sha3-256 %6d B: %9.1f MB/s  (%7.1f ns per hash)\n", b, v/1000, b*1e9/(v*1000) }'
 done
+
+if [ "$filter" = ".*" ] || [[ "SnailTracer" =~ $filter ]]; then
+  snail="$CARCHAIN_SHARED_DIR/bench/snailtracer.runtime.hex"
+  if [ ! -f "$snail" ]; then
+    echo "SKIPPED: SnailTracer comparison ($snail not found; set CARCHAIN_SHARED_DIR)"
+  else
+    echo "==> SnailTracer (Cancun, 1e9 gas, Benchmark() = 0x30627b7c): carchain EVM vs py-evm, same run"
+    swift build -c release --product carchain 2>&1 | grep -E 'error|warning: unre' || true
+    swift_json="$(.build/release/carchain evm run --code "$(tr -d '\n' < "$snail")" --input 0x30627b7c \
+      --gas 1000000000 --bench "${SNAIL_RUNS:-10}" --json)"
+    if [ -x "$python" ]; then
+      py_json="$("$python" tools/bench-pyevm-snailtracer.py --json)"
+    else
+      py_json=""
+      echo "SKIPPED: py-evm SnailTracer reference (no Python venv; run make venv)"
+    fi
+    SWIFT_JSON="$swift_json" PY_JSON="$py_json" python3 - <<'EOF'
+import json, os, sys
+s = json.loads(os.environ["SWIFT_JSON"])
+expected = 165_962_868
+gas = int(s["gasUsed"])
+ok = gas == expected and s["status"] == "success"
+print(f"    carchain EVM: {s['minMilliseconds']:.1f} ms wall (median {s['medianMilliseconds']:.1f} ms, "
+      f"CPU {s['minCPUMilliseconds']:.1f} ms), {s['mgasPerSecond']:.0f} Mgas/s, gas used {gas:,} "
+      f"({'= the expected' if ok else 'EXPECTED'} {expected:,}), best of {s['runs']}")
+if os.environ["PY_JSON"]:
+    p = json.loads(os.environ["PY_JSON"])
+    print(f"    py-evm:       {p['wallSeconds'] * 1000:.0f} ms wall (CPU {p['cpuSeconds'] * 1000:.0f} ms), "
+          f"{p['mgasPerSecond']:.1f} Mgas/s, gas used {p['gasUsed']:,}")
+    wall = p["wallSeconds"] * 1000 / s["minMilliseconds"]
+    cpu = p["cpuSeconds"] * 1000 / s["minCPUMilliseconds"]
+    print(f"    ratio:        carchain is {wall:.0f}x faster than py-evm by wall time ({cpu:.0f}x by CPU time); target >= 50x")
+    print("    published (evm-bench 2022, other machine): evmone 43 ms, revm 53 ms, geth 163 ms, py-evm 13.7 s")
+if not ok:
+    sys.exit("SnailTracer gas or status differs from the expected figure")
+EOF
+  fi
+fi
 
 echo "==> package-benchmark (release)"
 swift package --allow-writing-to-package-directory benchmark --target CarchainBenchmarks \

@@ -10,9 +10,15 @@ import Benchmark
 import Chain
 import EVM
 import EthereumPrimitives
+import EthereumTransactions
 import Foundation
 
 func registerEVMBenchmarks() {
+    registerCarChainCallBenchmark()
+    registerSnailTracerBenchmark()
+}
+
+func registerSnailTracerBenchmark() {
     let path = ProcessInfo.processInfo.environment["CARCHAIN_SHARED_DIR"].map { $0 + "/bench/snailtracer.runtime.hex" }
         ?? "../shared/bench/snailtracer.runtime.hex"
     guard let text = try? String(contentsOfFile: path, encoding: .utf8),
@@ -59,6 +65,50 @@ func registerEVMBenchmarks() {
             benchmark.measurement(.custom("Mgas/s", polarity: .prefersLarger, useScalingFactor: false),
                 Int(Double(used) / Double(nanoseconds) * 1_000))
             blackHole(result)
+        }
+    }
+}
+
+/// The CarChain rentCar call (contracts/CarChain.json, the project's contract) as one transaction on the
+/// executor, in microseconds: a state with the contract, a car and a user with credit is prepared once;
+/// each iteration copies it and executes rentCar from the manager (validation, intrinsic gas, the call,
+/// refunds, fee payment and EIP-161 clean-up), which must succeed and emit its CarRented log.
+func registerCarChainCallBenchmark() {
+    guard let key = DevAccounts.standard.first?.privateKey,
+        let scenario = try? ChainBenchmarkSupport.carChainScenario(count: 1)
+    else {
+        print("SKIPPED: EVM CarChain rentCar benchmark (contracts/CarChain.json not readable)")
+        return
+    }
+    let sender = key.address
+    var prepared = WorldState(accounts: [sender: Account(balance: UInt256(1_000_000_000_000_000_000 as UInt64) * UInt256(1000))])
+    let block = BlockEnvironment(number: 1, timestamp: 1_700_000_000, gasLimit: 30_000_000, baseFee: UInt256(7), chainID: UInt256(4))
+    for raw in scenario.setUp {
+        guard let signed = try? SignedTransaction.decode(raw),
+            let outcome = try? TransactionExecutor.execute(ExecutableTransaction(signed, sender: sender), state: &prepared, block: block, fork: .cancun),
+            outcome.isSuccess
+        else {
+            print("SKIPPED: EVM CarChain rentCar benchmark (the set-up transactions failed)")
+            return
+        }
+    }
+    guard let rental = scenario.rentals.first, let signed = try? SignedTransaction.decode(rental) else { return }
+    let transaction = ExecutableTransaction(signed, sender: sender)
+    let start = prepared
+    let buffers = ExecutionBuffers()
+    let configuration = Benchmark.Configuration(
+        metrics: [.wallClock, .mallocCountTotal], timeUnits: .microseconds, warmupIterations: 10, maxDuration: .seconds(3),
+        maxIterations: 100_000)
+    Benchmark("EVM CarChain rentCar transaction (executor, Cancun)", configuration: configuration) { benchmark in
+        for _ in benchmark.scaledIterations {
+            var state = start
+            guard let outcome = try? TransactionExecutor.execute(transaction, state: &state, block: block, fork: .cancun, buffers: buffers),
+                outcome.isSuccess, outcome.logs.count == 1
+            else {
+                benchmark.error("rentCar did not succeed with one log")
+                return
+            }
+            blackHole(outcome)
         }
     }
 }

@@ -12,6 +12,7 @@ Input:
    "artifact": "contracts/CarChain.json",     # optional; relative to the package root, or absolute
    "keys": ["0x0101…01", "0x0202…02", …],     # private keys; keys[0] deploys the contract (the manager)
    "mined": false,                            # optional; see below
+   "views": true,                             # optional; false skips every view (results carry no "views")
    "sequences": [
      {"views": {"userIds": ["u1", …], "plates": ["C1", …]},   # read at the end of the sequence
       "ops": [{"sender": 1,                   # index into keys
@@ -23,9 +24,11 @@ Output:
   {"accounts": ["0x…", …],                    # address of each key, lowercase hex
    "sequences": [
      {"contract": "0x…",
+      "deployGasUsed": 1111249,               # mined mode: the deployment receipt's gasUsed
       "results": [                            # one per op
-        {"ok": true, "gasUsed": 40962,           # the receipt's gas in mined mode, null otherwise
+        {"ok": true, "gasUsed": 40962,        # the receipt's gas in mined mode, null otherwise
          "revertData": "0x…",                 # the revert payload ("0x" when empty or on success)
+         "output": "0x…",                     # the return data, or the revert payload
          "reason": "car not rented" | null,   # Error(string) decoded by eth-abi, null otherwise
          "logs": [{"address": "0x…", "topics": ["0x…"], "data": "0x…"}],
          "events": [{"event": "CarRented", "args": {"plate": "C1", "userId": "u1"}}],   # decoded by eth-abi
@@ -171,6 +174,7 @@ class Runner:
             if not dep.ok:
                 raise SystemExit("deployment failed")
             self.address = dep.contract_address
+            self.deploy_gas_used = dep.gas_used
         else:
             fast.fresh()
             computation = fast.execute(address_of(keys[0]), b"", R.hexbytes(artifact["bytecode"]), 0, R.DEPLOY_GAS)
@@ -187,7 +191,8 @@ class Runner:
             return self._outcome(r.ok, r.gas_used, r.output, logs)
         computation = self.fast.execute(address_of(key), self.address, data, value)
         logs = [(a, [t.to_bytes(32, "big") for t in ts], d) for a, ts, d in computation.get_log_entries()]
-        # No receipt here: gas is only meaningful in mined mode.
+        # No receipt here: the costless state never commits between transactions, so EIP-2200's original
+        # values (and with them SSTORE gas and refunds) differ from a mined block's; gas is only exact in mined mode.
         return self._outcome(not computation.is_error, None, bytes(computation.output), logs)
 
     def _outcome(self, ok: bool, gas_used: int | None, output: bytes, logs: list) -> dict:
@@ -203,6 +208,7 @@ class Runner:
             "ok": ok,
             "gasUsed": gas_used,
             "revertData": hx(b"" if ok else output),
+            "output": hx(output),
             "reason": None if ok else R.decode_revert_reason(output),
             "logs": [{"address": hx(bytes(a)), "topics": [hx(bytes(t)) for t in ts], "data": hx(bytes(d))} for a, ts, d in logs],
             "events": events,
@@ -265,6 +271,7 @@ def batch(request: dict) -> dict:
     artifact = load_artifact(request.get("artifact"))
     fork = request.get("fork", "Cancun")
     mined = bool(request.get("mined", False))
+    with_views = bool(request.get("views", True))
     out = {"accounts": [hx(address_of(k)) for k in keys], "sequences": []}
     fast = None if mined else FastState(fork, keys)
     for sequence in request["sequences"]:
@@ -273,14 +280,17 @@ def batch(request: dict) -> dict:
         for op in sequence["ops"]:
             r = runner.transact(keys[op["sender"]], op_calldata(op), int(op.get("value", "0")))
             args = op["args"]
-            if r["ok"]:
+            if with_views and r["ok"]:
                 r["views"] = runner.views([args["userId"]] if "userId" in args else [], [args["plate"]] if "plate" in args else [])
-            else:
+            elif with_views:
                 r["views"] = runner.views([], [])
             results.append(r)
         views = sequence.get("views", {})
-        final = runner.views(views.get("userIds", []), views.get("plates", []))
-        out["sequences"].append({"contract": hx(runner.address), "results": results, "finalViews": final})
+        final = runner.views(views.get("userIds", []), views.get("plates", [])) if with_views else {}
+        entry = {"contract": hx(runner.address), "results": results, "finalViews": final}
+        if mined:
+            entry["deployGasUsed"] = runner.deploy_gas_used
+        out["sequences"].append(entry)
     return out
 
 
