@@ -55,6 +55,7 @@ test: deps venv check-contracts
 	$(SWIFT) test -c release --skip-build --filter CarchainCLITests
 	$(SWIFT) test -c release --skip-build --filter TimingTests
 	@$(MAKE) --no-print-directory test-contracts
+	@$(MAKE) --no-print-directory statetests
 
 bench: deps venv
 	@bash tools/bench.sh
