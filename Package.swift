@@ -75,6 +75,8 @@ let package = Package(
         ),
         // Test helper for the chain's crash-safety test: sends transactions to a data dir until killed.
         .executableTarget(name: "ChainCrashHelper", dependencies: ["Chain", "EthereumPrimitives", "EthereumTransactions"]),
+        // Perf probe: automined CarChain throughput per window of 200 blocks (tools, not tests).
+        .executableTarget(name: "ChainPerfProbe", dependencies: ["Chain", "EVM", "EthereumPrimitives", "EthereumCrypto", "EthereumTransactions"]),
         .testTarget(name: "EVMTests", dependencies: ["EVM", "EthereumPrimitives", "TestSupport"]),
         .testTarget(
             name: "ChainTests",
