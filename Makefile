@@ -65,8 +65,9 @@ bench: deps venv
 bench-node: deps venv
 	@bash tools/bench-node.sh
 
+# Release, like `make test`, so the two commands share one build of the dependencies.
 demo: deps
-	$(SWIFT) build --product carchain
+	$(SWIFT) build -c release --product carchain
 	@bash tools/demo.sh
 
 fetch-ethtests:

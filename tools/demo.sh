@@ -4,9 +4,9 @@
 # `bash tools/demo.sh --rpc http://127.0.0.1:8545` to use a running node instead of the embedded chain.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bin="$(swift build --show-bin-path)/carchain"
+bin="$(swift build -c release --show-bin-path)/carchain"
 if [ ! -x "$bin" ]; then
-  echo "carchain is not built: run \`swift build --product carchain\` (or \`make demo\`)" >&2
+  echo "carchain is not built: run \`swift build -c release --product carchain\` (or \`make demo\`)" >&2
   exit 1
 fi
 mkdir -p .demo
