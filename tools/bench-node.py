@@ -190,15 +190,17 @@ def embedded_rent(carchain, runs=10):
     env.pop("CARCHAIN_RPC", None)
     try:
         def run(*args):
-            subprocess.run([carchain, *args], env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            done = subprocess.run([carchain, *args], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            if done.returncode != 0:
+                raise RuntimeError(f"carchain {' '.join(args)} failed: {done.stderr.strip()}")
         for i in range(runs):
-            run("car", "register", f"B{i}")
+            run("car", "register", f"{1000 + i}BBB")
             run("user", "register", f"bench{i}")
             run("credit", "add", f"bench{i}", "1")
         times = []
         for i in range(runs):
             t0 = time.perf_counter()
-            run("rent", f"B{i}", "--user", f"bench{i}")
+            run("rent", f"{1000 + i}BBB", "--user", f"bench{i}")
             times.append((time.perf_counter() - t0) * 1000)
         return {"carchain_rent_embedded_ms_median": round(statistics.median(times), 1),
                 "carchain_rent_embedded_ms_min": round(min(times), 1), "runs": runs}

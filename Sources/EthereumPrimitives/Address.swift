@@ -23,19 +23,36 @@ public struct Address: Hashable, Sendable, Comparable, CustomStringConvertible {
     }
 
     /// Creates an address from exactly 20 bytes; returns nil for any other count.
+    @inlinable
     public init?(bytes: some Collection<UInt8>) {
         guard bytes.count == 20 else { return nil }
         var h0: UInt64 = 0
         var h1: UInt64 = 0
         var l: UInt32 = 0
-        for (i, b) in bytes.enumerated() {
-            switch i {
-            case 0..<8: h0 = h0 << 8 | UInt64(b)
-            case 8..<16: h1 = h1 << 8 | UInt64(b)
-            default: l = l << 8 | UInt32(b)
+        var i = 0
+        for b in bytes {
+            if i < 8 {
+                h0 = h0 << 8 | UInt64(b)
+            } else if i < 16 {
+                h1 = h1 << 8 | UInt64(b)
+            } else {
+                l = l << 8 | UInt32(b)
             }
+            i += 1
         }
         self.init(high: (h0, h1), low: l)
+    }
+
+    /// The address whose big-endian value is `value` (`Address(uint32: 1)` is the ecrecover precompile).
+    @inlinable
+    public init(uint32 value: UInt32) {
+        self.init(high: (0, 0), low: value)
+    }
+
+    /// The address's value when it is below 2³² (the precompiles' range), else nil.
+    @inlinable
+    public var uint32Value: UInt32? {
+        high == (0, 0) ? low : nil
     }
 
     /// The address whose bytes are the low (last) 20 bytes of `bytes32`, as an ABI word or a storage

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DevNode
 
 #if canImport(Glibc)
 import Glibc
@@ -35,6 +36,12 @@ struct Carchain: AsyncParsableCommand {
 @main
 enum CarchainMain {
     static func main() async {
+        // `carchain node` serves requests on NIO's event loops; running its tasks there too saves two
+        // thread hops per request (see DevNodeServer.adoptEventLoopsAsGlobalExecutor). Nothing has been
+        // scheduled on the global executor yet at this point, and this is the main thread.
+        if CommandLine.arguments.dropFirst().first == "node" {
+            DevNodeServer.adoptEventLoopsAsGlobalExecutor()
+        }
         do {
             var command = try Carchain.parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {

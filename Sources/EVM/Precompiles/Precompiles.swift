@@ -22,6 +22,11 @@ public enum Precompiles {
     /// The precompile addresses active in `fork`, in ascending order (warm from the start of every
     /// transaction since Berlin, EIP-2929).
     public static func addresses(for fork: Hardfork) -> [Address] {
+        byFork[fork.rawValue]
+    }
+
+    /// ``addresses(for:)`` for every fork, computed once (every transaction and call asks).
+    private static let byFork: [[Address]] = Hardfork.allCases.map { fork in
         PrecompileID.allCases.filter { $0.introduced <= fork }.map(\.address)
     }
 
@@ -92,17 +97,13 @@ enum PrecompileID: UInt16, CaseIterable, CustomStringConvertible {
 
     /// The precompile's address: its number as a big-endian 20-byte value.
     var address: Address {
-        var bytes = [UInt8](repeating: 0, count: 20)
-        bytes[18] = UInt8(rawValue >> 8)
-        bytes[19] = UInt8(rawValue & 0xFF)
-        return Address(bytes: bytes) ?? .zero
+        Address(uint32: UInt32(rawValue))
     }
 
     /// The precompile at `address`, if any (any fork).
     init?(address: Address) {
-        let bytes = address.bytes
-        guard bytes[0..<18].allSatisfy({ $0 == 0 }) else { return nil }
-        self.init(rawValue: UInt16(bytes[18]) << 8 | UInt16(bytes[19]))
+        guard let value = address.uint32Value, value <= 0xFFFF else { return nil }
+        self.init(rawValue: UInt16(value))
     }
 
     var description: String {
