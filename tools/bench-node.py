@@ -10,10 +10,12 @@ Measures, for each node started here on a free port:
     (each answered after its block is committed), and in JSON-RPC batches of 100;
 and, for the carchain binary alone, `carchain rent` against the embedded chain (no --rpc; CARCHAIN_HOME in
 a temporary directory) from process start to exit: the median of 10 runs.
-Targets (issue 7): eth_call p50 <= 0.3 ms, >= 1000 rentCar tx/s, `carchain rent` <= 100 ms.
+Targets (issue 7): eth_call p50 <= 0.3 ms, >= 1000 rentCar tx/s, `carchain rent` <= 100 ms. The run also
+measures the loopback floor: this client against a Python server that answers without doing anything.
 """
 import argparse
 import json
+import multiprocessing
 import os
 import shutil
 import socket
@@ -208,6 +210,49 @@ def embedded_rent(carchain, runs=10):
         shutil.rmtree(home, ignore_errors=True)
 
 
+def _fixed_answer_server(listener):
+    """Answers every HTTP request on one connection with the same small JSON-RPC result, doing no other work."""
+    body = b'{"jsonrpc":"2.0","id":1,"result":"0x4"}'
+    answer = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n" % len(body) + body
+    conn, _ = listener.accept()
+    conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    pending = b""
+    while True:
+        data = conn.recv(1 << 16)
+        if not data:
+            return
+        pending += data
+        while b"\r\n\r\n" in pending:
+            head, _, rest = pending.partition(b"\r\n\r\n")
+            length = next(int(line.split(b":")[1]) for line in head.split(b"\r\n") if line.lower().startswith(b"content-length"))
+            if len(rest) < length:
+                break
+            pending = rest[length:]
+            conn.sendall(answer)
+
+
+def loopback_floor(samples=3000):
+    """The round trip of this client against a server that does nothing: what no node can go below here."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(1)
+    server = multiprocessing.Process(target=_fixed_answer_server, args=(listener,), daemon=True)
+    server.start()
+    client = RawClient("127.0.0.1", listener.getsockname()[1])
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "eth_chainId", "params": []}).encode()
+    times = []
+    for i in range(samples + 200):
+        t0 = time.perf_counter_ns()
+        client.post(body)
+        if i >= 200:
+            times.append((time.perf_counter_ns() - t0) / 1e6)
+    client.sock.close()
+    server.join(timeout=5)
+    server.kill()
+    times.sort()
+    return {"loopback_floor_p50_ms": round(times[len(times) // 2], 4)}
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--carchain", default=os.path.join(ROOT, ".build/release/carchain"))
@@ -236,12 +281,15 @@ def main():
             py.wait()
 
     results.append(embedded_rent(args.carchain))
+    results.append(loopback_floor())
     print(json.dumps(results, indent=2))
     print()
     for r in results:
         if "node" in r:
             print(f"{r['node']:>14}: eth_call p50 {r['eth_call_p50_ms']:.3f} ms (p99 {r['eth_call_p99_ms']:.3f}), "
                   f"rentCar {r['rentCar_tx_per_s_sequential']:.0f} tx/s one by one, {r['rentCar_tx_per_s_batch100']:.0f} tx/s in batches of 100")
+        elif "loopback_floor_p50_ms" in r:
+            print(f"loopback floor (this client against a do-nothing Python server): p50 {r['loopback_floor_p50_ms']:.3f} ms")
         else:
             print(f"carchain rent (embedded, start to exit): median {r['carchain_rent_embedded_ms_median']} ms, "
                   f"min {r['carchain_rent_embedded_ms_min']} ms over {r['runs']} runs")

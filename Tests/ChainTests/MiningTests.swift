@@ -154,6 +154,8 @@ import Testing
         let first = try #require(try await chain.mine().first)
         // The higher tip first; t2 waits for t1.
         #expect(first.transactions.map(\.hash) == [u0.hash, t0.hash])
+        // Mined now: the same bytes are still "already known", not "nonce too low".
+        await #expect(throws: ChainError.alreadyKnown(t0.hash)) { try await chain.sendRawTransaction(t0.encoded) }
         try await chain.sendRawTransaction(t1.encoded)
         #expect(try await chain.nonce(F.address0, at: .pending) == 3)
         try await chain.setAutomine(true)  // mines what is ready: t1, then t2, one block each

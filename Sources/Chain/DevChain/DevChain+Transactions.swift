@@ -85,11 +85,14 @@ extension DevChain {
         }
         let hash = signed.hash
         if pool.transaction(hash) != nil { throw .alreadyKnown(hash) }
-        if try store.transactionPosition(hash: hash) != nil { throw .alreadyKnown(hash) }
         let tx = signed.transaction
         let account = working.state[sender]
         let stateNonce = account?.nonce ?? 0
         if tx.nonce < stateNonce {
+            // Only a transaction whose nonce is spent can be mined already, so the store is asked
+            // here and not on the hot path. (After anvil_setNonce lowers a nonce, the same bytes
+            // can be mined again; the store then points the hash at the newer block.)
+            if try store.transactionPosition(hash: hash) != nil { throw .alreadyKnown(hash) }
             throw .rejected("nonce too low: address \(sender), tx: \(tx.nonce) state: \(stateNonce)")
         }
         if let account, account.codeHash != .emptyCodeHash {
