@@ -21,6 +21,10 @@ struct ChainStore: Sendable {
     private let queue: DatabaseQueue
     /// The database file, nil in memory.
     let path: String?
+    /// Whether the head state is kept in the accounts, storage and code tables. Only a file needs
+    /// them (to reopen the chain); in memory the chain's own copy is the only reader, so they are
+    /// not written (a quarter of the SQLite work of a block).
+    var keepsStateTables: Bool { path != nil }
 
     /// Opens (creating if needed) the database for `storage`.
     init(storage: ChainStorage) throws(ChainError) {
@@ -129,7 +133,7 @@ struct ChainStore: Sendable {
                 // BEGIN and COMMIT as cached statements: `write` would compile both for every block.
                 try db.cachedStatement(sql: "BEGIN IMMEDIATE TRANSACTION").execute()
                 do {
-                    try Self.insert(block, db)
+                    try Self.insert(block, stateTables: keepsStateTables, db)
                     try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
                 } catch {
                     try? db.execute(sql: "ROLLBACK TRANSACTION")
@@ -139,7 +143,7 @@ struct ChainStore: Sendable {
         }
     }
 
-    private static func insert(_ block: BlockWrite, _ db: Database) throws {
+    private static func insert(_ block: BlockWrite, stateTables: Bool, _ db: Database) throws {
         let number = Int64(bitPattern: block.header.number)
         try db.cachedStatement(sql: "INSERT INTO blocks (number, hash, header) VALUES (?, ?, ?)")
             .execute(arguments: [number, Data(block.hash.bytes), Data(block.header.encoded)])
@@ -170,7 +174,7 @@ struct ChainStore: Sendable {
         }
         try db.cachedStatement(sql: "INSERT INTO state_diffs (block_number, diff) VALUES (?, ?)")
             .execute(arguments: [number, Data(block.diff.encoded)])
-        try writeState(block.state, db)
+        if stateTables { try writeState(block.state, db) }
     }
 
     private static func writeState(_ writes: CommittedState.Writes, _ db: Database) throws {
@@ -214,12 +218,12 @@ struct ChainStore: Sendable {
     /// `number` by applying the stored reverse diffs, newest first, in one transaction.
     func rewind(to number: UInt64) throws(ChainError) {
         try guarded("rewinding to block \(number)") {
-            try queue.write { db in
+            try queue.write { [keepsStateTables] db in
                 let from = Int64(bitPattern: number)
                 let rows = try Row.fetchAll(
                     db, sql: "SELECT block_number, diff FROM state_diffs WHERE block_number > ? ORDER BY block_number DESC",
                     arguments: [from])
-                for row in rows {
+                for row in rows where keepsStateTables {
                     let blob: Data = row[1]
                     let diff = try StateDiff(encoded: [UInt8](blob))
                     try Self.revertState(diff, db)
