@@ -79,6 +79,33 @@ import Testing
         #expect(try await limited.raw(ten).arrayValue?.count == 10)
     }
 
+    /// JSON-RPC 2.0 §4.1: a request without an `id` member is a notification — executed, never answered,
+    /// not even with an error; a batch answers only its requests.
+    @Test func notificationsGetNoAnswer() async throws {
+        let h = try await HandlerHarness.make()
+        let mined = await h.handler.handle(Array("{\"jsonrpc\":\"2.0\",\"method\":\"evm_mine\",\"params\":[]}".utf8))
+        #expect(mined.isEmpty)
+        #expect(try await h.result("eth_blockNumber") == .string("0x1"))  // it ran
+        #expect(await h.handler.handle(Array("{\"jsonrpc\":\"2.0\",\"method\":\"eth_nope\"}".utf8)).isEmpty)
+        #expect(await h.handler.handle(Array("{\"jsonrpc\":\"2.0\",\"method\":\"eth_getBalance\",\"params\":[1]}".utf8)).isEmpty)
+        let onlyNotifications = """
+            [{"jsonrpc":"2.0","method":"eth_chainId"},{"jsonrpc":"2.0","method":"eth_blockNumber","params":[]}]
+            """
+        #expect(await h.handler.handle(Array(onlyNotifications.utf8)).isEmpty)
+        let mixed = try await h.raw("""
+            [{"jsonrpc":"2.0","method":"eth_chainId"},{"jsonrpc":"2.0","id":7,"method":"eth_chainId"},{"jsonrpc":"2.0","id":null,"method":"nope"}]
+            """)
+        let items = try #require(mixed.arrayValue)
+        #expect(items.count == 2)
+        #expect(items[0]["id"] == .number("7"))
+        #expect(items[0]["result"] == .string("0x4"))
+        #expect(items[1]["id"] == .null)  // "id": null is a request, not a notification
+        #expect(code(items[1]) == -32601)
+        // An envelope too broken to tell is still answered, with a null id.
+        #expect(code(try await h.raw("{\"jsonrpc\":\"2.0\"}")) == -32600)
+        #expect(code(try await h.raw("{\"jsonrpc\":\"1.0\",\"method\":\"eth_chainId\"}")) == -32600)
+    }
+
     @Test func hostileBodies() async throws {
         let h = try await HandlerHarness.make()
         // Deep nesting is refused by the parser, not by the stack.

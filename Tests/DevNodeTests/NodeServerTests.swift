@@ -48,6 +48,8 @@ import TestSupport
         let okBatch = "[" + (0..<1000).map { "{\"jsonrpc\":\"2.0\",\"id\":\($0),\"method\":\"eth_blockNumber\"}" }.joined(separator: ",") + "]"
         let answers = try JSONDecoder().decode(JSONValue.self, from: Data(try await node.post(Array(okBatch.utf8))))
         #expect(answers.arrayValue?.count == 1000)
+        // A notification is executed and answered with 204 and no body.
+        #expect(try await node.post(Array("{\"jsonrpc\":\"2.0\",\"method\":\"evm_mine\"}".utf8)).isEmpty)
         // Still serving.
         let client = try node.client()
         #expect(try await client.chainID() == 4)

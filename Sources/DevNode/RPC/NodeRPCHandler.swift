@@ -46,13 +46,16 @@ public final class NodeRPCHandler: Sendable {
         self.devKeys = keys
     }
 
-    /// Answers one request body: a JSON-RPC request object or a batch (array) of them.
+    /// Answers one request body: a JSON-RPC request object or a batch (array) of them. Notifications
+    /// (requests without an `id`) are executed and get no answer, as JSON-RPC 2.0 says: a body of only
+    /// notifications gives an empty answer.
     public func handle(_ body: [UInt8]) async -> [UInt8] {
-        Array(await handleJSON(body).description.utf8)
+        guard let answer = await handleJSON(body) else { return [] }
+        return Array(answer.description.utf8)
     }
 
-    /// ``handle(_:)`` before serialisation.
-    func handleJSON(_ body: [UInt8]) async -> JSONValue {
+    /// ``handle(_:)`` before serialisation; nil when there is nothing to answer.
+    func handleJSON(_ body: [UInt8]) async -> JSONValue? {
         guard body.count <= limits.maxBodyBytes else {
             return Self.errorResponse(id: .null, .invalidRequest("body of \(body.count) bytes is larger than \(limits.maxBodyBytes) bytes"))
         }
@@ -68,14 +71,16 @@ public final class NodeRPCHandler: Sendable {
             }
             var answers: [JSONValue] = []
             answers.reserveCapacity(requests.count)
-            for request in requests { answers.append(await respond(request)) }
-            return .array(answers)
+            for request in requests {
+                if let answer = await respond(request) { answers.append(answer) }
+            }
+            return answers.isEmpty ? nil : .array(answers)
         }
         return await respond(document)
     }
 
-    /// The answer object for one request object.
-    func respond(_ request: JSONValue) async -> JSONValue {
+    /// The answer object for one request object; nil for a well-formed notification (no `id` member).
+    func respond(_ request: JSONValue) async -> JSONValue? {
         guard case .object(let members) = request else {
             return Self.errorResponse(id: .null, .invalidRequest("a request must be a JSON object"))
         }
@@ -83,9 +88,12 @@ public final class NodeRPCHandler: Sendable {
         var method: JSONValue?
         var params: JSONValue?
         var version: JSONValue?
+        var isNotification = true
         for (key, value) in members {
             switch key {
-            case "id": id = value
+            case "id":
+                id = value
+                isNotification = false
             case "method": method = value
             case "params": params = value
             case "jsonrpc": version = value
@@ -105,9 +113,10 @@ public final class NodeRPCHandler: Sendable {
         do throws(RPCFailure) {
             let decoded = try RPCRequest.decode(method: name, params: params)
             let result = try await execute(decoded)
+            if isNotification { return nil }
             return .object([("jsonrpc", .string("2.0")), ("id", id), ("result", result)])
         } catch {
-            return Self.errorResponse(id: id, error)
+            return isNotification ? nil : Self.errorResponse(id: id, error)
         }
     }
 

@@ -27,7 +27,10 @@ public enum DevNodeServer {
                     id: .null, .invalidRequest("body larger than \(limit) bytes"))
                 return Self.json(Array(failure.description.utf8), status: .contentTooLarge)
             }
-            return Self.json(await handler.handle(body), status: .ok)
+            let answer = await handler.handle(body)
+            // Only notifications: nothing to answer (JSON-RPC over HTTP: 204 No Content).
+            if answer.isEmpty { return Response(status: .noContent) }
+            return Self.json(answer, status: .ok)
         }
         if let auth { addAuthEmulatorRoutes(to: router, emulator: auth) }
         return Application(
