@@ -8,6 +8,7 @@ let benchmarks: @Sendable () -> Void = {
     registerSecp256k1Benchmarks()
     registerTransactionBenchmarks()
     registerPrecompileBenchmarks()
+    registerKZGBenchmarks()
     registerABIBenchmarks()
     registerEVMBenchmarks()
     registerChainBenchmarks()

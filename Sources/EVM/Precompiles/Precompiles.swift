@@ -48,8 +48,7 @@ public enum Precompiles {
         case .bn254Mul: return BN254Precompiles.mul(input: input, gasLimit: gasLimit, fork: fork)
         case .bn254Pairing: return BN254Precompiles.pairing(input: input, gasLimit: gasLimit, fork: fork)
         case .blake2f: return Blake2F.run(input: input, gasLimit: gasLimit)
-        case .pointEvaluation:
-            return .unsupported(reason: "KZG point evaluation (EIP-4844) is not implemented")
+        case .pointEvaluation: return PointEvaluation.run(input: input, gasLimit: gasLimit)
         case .bls12G1Add, .bls12G1MSM, .bls12G2Add, .bls12G2MSM, .bls12PairingCheck, .bls12MapFpToG1,
             .bls12MapFp2ToG2:
             return .unsupported(reason: "BLS12-381 precompile \(id) (EIP-2537) is not implemented")
