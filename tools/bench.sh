@@ -4,7 +4,8 @@
 #   - OpenSSL's SHA3-256 on the same Keccak-f[1600] permutation (for the Keccak benchmarks);
 #   - SnailTracer (../shared/bench/README.md) on carchain's EVM (`carchain evm run --bench`, release) and on
 #     py-evm (tools/bench-pyevm-snailtracer.py, project venv), with the ratio;
-#   - the CarChain rentCar transaction on the executor, in µs (package-benchmark, "EVM CarChain rentCar").
+#   - the CarChain rentCar transaction on the executor, in µs (package-benchmark, "EVM CarChain rentCar");
+#   - c-kzg-4844's verify_kzg_proof (tools/bench-ckzg.py) next to the KZG point evaluation benchmarks.
 # Usage: tools/bench.sh [FILTER-REGEX]   e.g. tools/bench.sh 'Keccak.*'   (the SnailTracer comparison runs
 # when the filter is the default or matches "SnailTracer"; SNAIL_RUNS=N sets carchain's repetitions.)
 set -euo pipefail
@@ -64,6 +65,11 @@ if not ok:
     sys.exit("SnailTracer gas or status differs from the expected figure")
 EOF
   fi
+fi
+
+if [ "$filter" = ".*" ] || [[ "KZG point evaluation" =~ $filter ]]; then
+  echo "==> Reference for the KZG benchmarks: c-kzg-4844 (blst) verify_kzg_proof, same run"
+  if [ -x "$python" ]; then "$python" tools/bench-ckzg.py 200; else echo "SKIPPED: ckzg reference (no venv; run make venv)"; fi
 fi
 
 echo "==> package-benchmark (release)"
