@@ -60,9 +60,13 @@ func runKnownAnswers(_ suite: String, _ n: UInt16, _ vectors: [KnownAnswer], for
         #expect(!Precompiles.isPrecompile(try! Address("0x1000000000000000000000000000000000000001"), fork: .cancun))
     }
 
-    @Test func pointEvaluationIsReportedUnsupported() {
-        let result = Precompiles.run(precompile(10), input: [], gasLimit: 100_000, fork: .cancun)
-        #expect(result == .unsupported(reason: "KZG point evaluation (EIP-4844) is not implemented"))
+    @Test func unimplementedPrecompilesAreReportedUnsupported() {
+        // 0x0a exists from Cancun (PointEvaluationTests covers it): bad input fails, it is not "unsupported".
+        #expect(Precompiles.run(precompile(10), input: [], gasLimit: 100_000, fork: .cancun) == .failure)
+        guard case .unsupported = Precompiles.run(precompile(10), input: [], gasLimit: 100_000, fork: .shanghai) else {
+            Issue.record("0x0a before Cancun should be refused")
+            return
+        }
         guard case .unsupported = Precompiles.run(precompile(11), input: [], gasLimit: 100_000, fork: .prague) else {
             Issue.record("BLS12-381 G1ADD should be unsupported")
             return
