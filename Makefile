@@ -4,7 +4,9 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
 SWIFT ?= swift
-APT_PACKAGES := libsecp256k1-dev libssl-dev libgmp-dev libsqlite3-dev pkg-config librsvg2-bin
+# Build: libsecp256k1, OpenSSL (Keccak reference), GMP, SQLite, pkg-config. Tests: the sqlite3 CLI (tampered-state
+# test) and rsvg-convert (fleet map rendering); under CARCHAIN_STRICT=1 a missing one fails its test.
+APT_PACKAGES := libsecp256k1-dev libssl-dev libgmp-dev libsqlite3-dev pkg-config librsvg2-bin sqlite3
 VENV := .venv
 PYTHON := $(VENV)/bin/python
 SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo >/dev/null && echo sudo)

@@ -1,6 +1,6 @@
 // swift-tools-version: 6.1
-// carchain — a Linux-first Ethereum toolkit for Swift. Module layers (dependencies point down only):
-// see docs/ARCHITECTURE.md.
+// carchain — a Linux-first Ethereum toolkit for Swift. Module layers (dependencies point down only) and the
+// module graph generated from this file: docs/ARCHITECTURE.md (`python3 tools/module_graph.py --write`).
 import PackageDescription
 
 let package = Package(
@@ -9,14 +9,18 @@ let package = Package(
     products: [
         .library(name: "EthereumPrimitives", targets: ["EthereumPrimitives"]),
         .library(name: "EthereumCrypto", targets: ["EthereumCrypto"]),
-        .library(name: "EthereumRPC", targets: ["EthereumRPC"]),
-        .library(name: "EthereumTrie", targets: ["EthereumTrie"]),
         .library(name: "EthereumTransactions", targets: ["EthereumTransactions"]),
         .library(name: "EthereumABI", targets: ["EthereumABI"]),
+        .library(name: "EthereumTrie", targets: ["EthereumTrie"]),
+        .library(name: "EthereumWire", targets: ["EthereumWire"]),
+        .library(name: "EthereumRPC", targets: ["EthereumRPC"]),
         .library(name: "EVM", targets: ["EVM"]),
         .library(name: "Chain", targets: ["Chain"]),
+        .library(name: "Conformance", targets: ["Conformance"]),
         .library(name: "AuthEmulator", targets: ["AuthEmulator"]),
+        .library(name: "DevNode", targets: ["DevNode"]),
         .library(name: "CarChain", targets: ["CarChain"]),
+        .library(name: "CarChainKit", targets: ["CarChainKit"]),
         .executable(name: "carchain", targets: ["carchain"]),
     ],
     dependencies: [
@@ -37,20 +41,15 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     ],
     targets: [
-        // libsecp256k1 from the system (Debian: libsecp256k1-dev), found through pkg-config.
-        .systemLibrary(
-            name: "CSecp256k1",
-            pkgConfig: "libsecp256k1",
-            providers: [.apt(["libsecp256k1-dev"])]
-        ),
-        // OpenSSL's libcrypto (Debian: libssl-dev), a reference for the Keccak benchmarks only.
-        .systemLibrary(
-            name: "CLibCrypto",
-            path: "Benchmarks/CLibCrypto",
-            pkgConfig: "libcrypto",
-            providers: [.apt(["libssl-dev"])]
-        ),
+        // System libraries, found through pkg-config: libsecp256k1 (Debian: libsecp256k1-dev), GNU MP for
+        // MODEXP (libgmp-dev), and OpenSSL's libcrypto (libssl-dev), a reference for the Keccak benchmarks only.
+        .systemLibrary(name: "CSecp256k1", pkgConfig: "libsecp256k1", providers: [.apt(["libsecp256k1-dev"])]),
+        .systemLibrary(name: "CGMP", pkgConfig: "gmp", providers: [.apt(["libgmp-dev"])]),
+        .systemLibrary(name: "CLibCrypto", path: "Benchmarks/CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+
+        // Hex, Bytes32, UInt256, Keccak, RLP, Address, units, Hardfork, JSON (one strict parser), secret files.
         .target(name: "EthereumPrimitives"),
+        // secp256k1 keys and signatures, keystores, BIP-39/32/44, EIP-191/712, RIPEMD-160.
         .target(
             name: "EthereumCrypto",
             dependencies: [
@@ -59,74 +58,90 @@ let package = Package(
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ]
         ),
-        // Transactions: envelopes (types 0–4), signing, hashing, sender recovery, intrinsic gas.
+        // Transactions: envelopes (types 0–4), signing, hashing, sender recovery, intrinsic gas, call requests.
         .target(name: "EthereumTransactions", dependencies: ["EthereumPrimitives", "EthereumCrypto"]),
-        .testTarget(
-            name: "EthereumTransactionsTests",
-            dependencies: ["EthereumTransactions", "EthereumCrypto", "TestSupport"]
+        // ABI codec: JSON ABIs, signatures, strict decoder, events, revert reasons and panics, custom errors.
+        .target(name: "EthereumABI", dependencies: ["EthereumPrimitives"]),
+        // Merkle-Patricia trie.
+        .target(name: "EthereumTrie", dependencies: ["EthereumPrimitives"]),
+        // What client and server share on the wire: JSON-RPC 2.0 messages and error codes, the transport
+        // protocol, quantities, block tags, and the JSON forms of blocks, receipts, logs and call requests.
+        .target(name: "EthereumWire", dependencies: ["EthereumPrimitives", "EthereumTransactions"]),
+        // JSON-RPC 2.0 client: HTTP transport, typed eth_* methods, batching, errors, retries, sending.
+        .target(
+            name: "EthereumRPC",
+            dependencies: [
+                "EthereumPrimitives", "EthereumCrypto", "EthereumTransactions", "EthereumABI", "EthereumWire",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
         ),
-        // World state, transaction execution and the state-test runner.
+        // EVM: interpreter, fork schedule and gas tables, Host protocol, and the precompiled contracts (Precompiles/).
+        .target(
+            name: "EVM",
+            dependencies: ["EthereumPrimitives", "EthereumCrypto", "CGMP", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        // The chain: world state and journal, transaction execution, blocks, receipts, mining, SQLite store.
         .target(
             name: "Chain",
             dependencies: [
-                "EthereumPrimitives", "EthereumCrypto", "EthereumTrie", "EthereumTransactions", "EVM",
+                "EthereumPrimitives", "EthereumCrypto", "EthereumTrie", "EthereumTransactions", "EthereumABI", "EVM",
                 .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        // The conformance runners: Ethereum state tests (legacy and EEST formats), their fixtures and gate.
+        .target(name: "Conformance", dependencies: ["Chain", "EVM", "EthereumPrimitives", "EthereumCrypto", "EthereumTransactions"]),
+        // Auth: a Firebase-Auth-compatible service (REST v1 wire format); its client lives in CarChainKit/Auth.
+        .target(
+            name: "AuthEmulator",
+            dependencies: [
+                "EthereumPrimitives",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Dev node: JSON-RPC handler over a DevChain, in-process transport, Hummingbird server with the auth routes.
+        .target(
+            name: "DevNode",
+            dependencies: [
+                "Chain", "EthereumWire", "AuthEmulator", "EthereumPrimitives", "EthereumCrypto", "EthereumTransactions", "EVM",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        // The CarChain binding, light: artifact, typed contract, reference model, events, errors, operations,
+        // queries and the backend protocol. No EVM, database, server or HTTP client (docs/ARCHITECTURE.md).
+        .target(name: "CarChain", dependencies: ["EthereumPrimitives", "EthereumABI"]),
+        // Above the binding: the backends (dev chain, JSON-RPC), connections, accounts and sessions, the auth
+        // client, fleet, history, gas reports, scenarios and simulation — the flows the CLI and an app share.
+        .target(
+            name: "CarChainKit",
+            dependencies: [
+                "CarChain", "EthereumPrimitives", "EthereumABI", "EthereumCrypto", "EthereumTransactions", "EthereumWire",
+                "EthereumRPC", "Chain", "DevNode", "AuthEmulator",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+        // The CLI: parses, calls the libraries, prints.
+        .executableTarget(
+            name: "carchain",
+            dependencies: [
+                "EthereumPrimitives", "EthereumCrypto", "EthereumTransactions", "EthereumABI", "EthereumWire", "EthereumRPC",
+                "EVM", "Chain", "Conformance", "DevNode", "AuthEmulator", "CarChain", "CarChainKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Test helper for the chain's crash-safety test: sends transactions to a data dir until killed.
         .executableTarget(name: "ChainCrashHelper", dependencies: ["Chain", "EthereumPrimitives", "EthereumTransactions"]),
-        // Perf probe: automined CarChain throughput per window of 200 blocks (tools, not tests).
+        // Perf probe: automined CarChain throughput per window of 200 blocks (a tool, not a test).
         .executableTarget(name: "ChainPerfProbe", dependencies: ["Chain", "EVM", "EthereumPrimitives", "EthereumCrypto", "EthereumTransactions"]),
-        .testTarget(name: "EVMTests", dependencies: ["EVM", "EthereumPrimitives", "TestSupport"]),
-        .testTarget(
-            name: "ChainTests",
-            dependencies: [
-                "Chain", "EVM", "EthereumPrimitives", "EthereumCrypto", "EthereumTransactions", "TestSupport",
-                "ChainCrashHelper",
-            ]
-        ),
-        // JSON-RPC 2.0 client: transports, typed eth_* methods, batching, errors, retries, sending.
-        .target(
-            name: "EthereumRPC",
-            dependencies: [
-                "EthereumPrimitives",
-                "EthereumCrypto",
-                "EthereumTransactions",
-                "EthereumABI",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-            ]
-        ),
-        .testTarget(
-            name: "EthereumRPCTests",
-            dependencies: [
-                "EthereumRPC",
-                "EthereumABI",
-                "EthereumCrypto",
-                "EthereumTransactions",
-                "TestSupport",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-            ]
-        ),
-        .executableTarget(
-            name: "carchain",
-            dependencies: [
-                "EthereumPrimitives",
-                "EthereumCrypto",
-                "EthereumTransactions",
-                "EthereumABI",
-                "CarChain",
-                "EVM",
-                "Chain",
-                "EthereumRPC",
-                "DevNode",
-                "AuthEmulator",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
-        ),
-        // Shared test helpers: locating ../shared and the conformance vectors, pass-count tallies.
+
+        // Shared test helpers: ../shared and the vectors, the venv, built binaries, tallies, strict mode.
         .target(name: "TestSupport", dependencies: ["EthereumPrimitives"], path: "Tests/TestSupport"),
         .testTarget(
             name: "EthereumPrimitivesTests",
@@ -136,56 +151,32 @@ let package = Package(
             name: "EthereumCryptoTests",
             dependencies: ["EthereumCrypto", "TestSupport", .product(name: "CryptoExtras", package: "swift-crypto")]
         ),
-        .testTarget(name: "CarchainCLITests", dependencies: ["EthereumPrimitives", "TestSupport"]),
-        // Merkle-Patricia trie (h-precompiles).
-        .target(name: "EthereumTrie", dependencies: ["EthereumPrimitives"]),
+        .testTarget(name: "EthereumTransactionsTests", dependencies: ["EthereumTransactions", "EthereumCrypto", "TestSupport"]),
+        .testTarget(name: "EthereumABITests", dependencies: ["EthereumABI", "TestSupport"]),
         .testTarget(name: "EthereumTrieTests", dependencies: ["EthereumTrie", "TestSupport"]),
-        // GNU MP from the system (Debian: libgmp-dev), for MODEXP (h-precompiles).
-        .systemLibrary(name: "CGMP", pkgConfig: "gmp", providers: [.apt(["libgmp-dev"])]),
-        // EVM: interpreter, fork schedule and gas tables, Host protocol, and the precompiled contracts (Precompiles/).
-        .target(
-            name: "EVM",
+        .testTarget(name: "EthereumWireTests", dependencies: ["EthereumWire", "EthereumPrimitives", "EthereumTransactions", "TestSupport"]),
+        .testTarget(
+            name: "EthereumRPCTests",
             dependencies: [
-                "EthereumPrimitives", "EthereumCrypto", "CGMP", .product(name: "Crypto", package: "swift-crypto"),
+                "EthereumRPC", "EthereumWire", "EthereumABI", "EthereumCrypto", "EthereumTransactions", "TestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
+        .testTarget(name: "EVMTests", dependencies: ["EVM", "EthereumPrimitives", "TestSupport"]),
         .testTarget(
             name: "EVMPrecompilesTests",
             dependencies: ["EVM", "EthereumPrimitives", "EthereumCrypto", "TestSupport", .product(name: "BigInt", package: "BigInt")]
         ),
-        // ABI codec (JSON ABIs, signatures, strict decoder, events, revert data) and the CarChain binding + model.
-        .target(name: "EthereumABI", dependencies: ["EthereumPrimitives"]),
-        .target(
-            name: "CarChain",
-            dependencies: [
-                "EthereumPrimitives", "EthereumABI", "AuthEmulator",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                // h-gas: DevChainBackend (in-process chain), gas reports, scenarios, simulation.
-                "Chain", "EthereumCrypto", "EthereumTransactions",
-            ]
-        ),
-        .testTarget(name: "EthereumABITests", dependencies: ["EthereumABI", "TestSupport"]),
         .testTarget(
-            name: "CarChainTests",
+            name: "ChainTests",
             dependencies: [
-                "CarChain", "EthereumABI", "TestSupport", "AuthEmulator", "Chain", "EthereumCrypto", "EVM",
-                "EthereumTransactions",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                "Chain", "EVM", "EthereumPrimitives", "EthereumCrypto", "EthereumTransactions", "TestSupport", "ChainCrashHelper",
             ]
         ),
-        // Auth: a Firebase-Auth-compatible service (REST v1 wire format); its client lives in CarChain/Auth.
-        .target(
-            name: "AuthEmulator",
-            dependencies: [
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "CryptoExtras", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
-            ]
-        ),
+        .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "EthereumPrimitives", "TestSupport"]),
         .testTarget(
             name: "AuthEmulatorTests",
             dependencies: [
@@ -195,39 +186,35 @@ let package = Package(
                 .product(name: "JWTKit", package: "jwt-kit"),
             ]
         ),
-        // Dev node: JSON-RPC handler over a DevChain, in-process transport, Hummingbird server with the auth routes.
-        .target(
-            name: "DevNode",
-            dependencies: [
-                "Chain", "EthereumRPC", "AuthEmulator", "EthereumPrimitives", "EthereumCrypto", "EthereumTransactions",
-                "EVM",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-            ]
-        ),
         .testTarget(
             name: "DevNodeTests",
             dependencies: [
-                "DevNode", "Chain", "EthereumRPC", "EthereumPrimitives", "EthereumCrypto", "EthereumTransactions",
-                "EthereumABI", "CarChain", "TestSupport",
+                "DevNode", "Chain", "EthereumWire", "EthereumRPC", "EthereumPrimitives", "EthereumCrypto",
+                "EthereumTransactions", "EthereumABI", "CarChain", "TestSupport",
             ]
         ),
+        .testTarget(
+            name: "CarChainTests",
+            dependencies: ["CarChain", "EthereumABI", "TestSupport", "Chain", "EthereumCrypto", "EVM", "EthereumTransactions"]
+        ),
+        .testTarget(
+            name: "CarChainKitTests",
+            dependencies: [
+                "CarChainKit", "CarChain", "AuthEmulator", "Chain", "EthereumCrypto", "EthereumPrimitives", "TestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
+        .testTarget(name: "CarchainCLITests", dependencies: ["EthereumPrimitives", "TestSupport"]),
+        // docs/ARCHITECTURE.md's module graph matches this file; CarChain's closure stays light.
+        .testTarget(name: "ArchitectureTests", dependencies: ["TestSupport"]),
+
         .executableTarget(
             name: "CarchainBenchmarks",
             dependencies: [
-                "EthereumPrimitives",
-                "EthereumCrypto",
-                "EthereumTransactions",
-                "EthereumABI",
-                "EthereumRPC",
+                "EthereumPrimitives", "EthereumCrypto", "EthereumTransactions", "EthereumABI", "EthereumWire", "EthereumRPC",
+                "EVM", "Chain", "DevNode", "CSecp256k1", "CLibCrypto",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                "CSecp256k1",
-                "CLibCrypto",
-                "EVM",
-                "Chain",
-                "DevNode",
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/CarchainBenchmarks",

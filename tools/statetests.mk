@@ -2,7 +2,8 @@
 # SWIFT and ETHTESTS_DIR come from there).
 #   make statetests   build carchain in release and run the GeneralStateTests of both suites:
 #                     fails when a required fork passes < $(STATETESTS_MIN_RATE)% of its post entries,
-#                     or when any failing case is not listed in docs/EVM-known-failures.txt.
+#                     or when any failing case is not listed in docs/EVM-known-failures.txt. Without the
+#                     vectors it says SKIPPED, and fails under CARCHAIN_STRICT=1 (as CI runs it).
 .PHONY: statetests
 
 STATETESTS_MIN_RATE ?= 99.5
@@ -13,6 +14,7 @@ statetests:
 	$(SWIFT) build -c release --product carchain
 	@if [ ! -d "$(ETHTESTS_DIR)/Cancun/GeneralStateTests" ]; then \
 	  echo "SKIPPED: GeneralStateTests not found at $(ETHTESTS_DIR) (set ETHTESTS_DIR or run make fetch-ethtests)"; \
+	  if [ "$${CARCHAIN_STRICT:-}" = "1" ]; then echo "make statetests: no vectors under CARCHAIN_STRICT=1" >&2; exit 1; fi; \
 	else \
 	  echo "==> GeneralStateTests (Cancun suite: Istanbul … Cancun must pass $(STATETESTS_MIN_RATE)%; no fork may fail)"; \
 	  .build/release/carchain evm statetest "$(ETHTESTS_DIR)/Cancun/GeneralStateTests" $(STATETESTS_FLAGS) \

@@ -14,4 +14,5 @@ let benchmarks: @Sendable () -> Void = {
     registerChainBenchmarks()
     registerRPCBenchmarks()
     registerNodeBenchmarks()
+    registerJSONBenchmarks()
 }

@@ -2,6 +2,7 @@ import Benchmark
 import EthereumCrypto
 import EthereumPrimitives
 import EthereumRPC
+import EthereumTransactions
 import Foundation
 import NIOConcurrencyHelpers
 
@@ -79,7 +80,7 @@ final class RPCBenchmarkFixture: Sendable {
         // Dev account 0 of the test mnemonic deploys the project's contract; the view is registeredUsers().
         let key = try PrivateKey(hex: "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80")
         let sender = try await TransactionSender.connect(client: client, signer: PrivateKeySigner(key: key))
-        let artifact = try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: root.appendingPathComponent("contracts/CarChain.json")))
+        let artifact = try JSONValue(parsing: [UInt8](Data(contentsOf: root.appendingPathComponent("contracts/CarChain.json"))))
         let bytecode = try Hex.decode(artifact["bytecode"]?.stringValue ?? "")
         let deployed = try await sender.sendAndWait(TransactionRequest(to: nil, data: bytecode))
         guard let contract = deployed.contractAddress else { throw RPCBenchmarkError("deployment failed") }

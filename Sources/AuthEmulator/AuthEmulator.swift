@@ -1,5 +1,6 @@
 import Crypto
 import Dispatch
+import EthereumPrimitives
 import Foundation
 
 /// A Firebase-Auth-compatible service: email/password accounts, RS256 ID tokens and refresh tokens, answering the

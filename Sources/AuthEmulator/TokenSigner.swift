@@ -1,5 +1,6 @@
 import Crypto
 import CryptoExtras
+import EthereumPrimitives
 import Foundation
 import JWTKit
 

@@ -37,7 +37,7 @@ public struct CarChainArtifact: Sendable, Hashable {
     public init(json: [UInt8]) throws(CarChainError) {
         let value: JSONValue
         do {
-            value = try JSONDecoder().decode(JSONValue.self, from: Data(json))
+            value = try JSONValue(parsing: json)
         } catch {
             throw .invalidArtifact(reason: "not valid JSON")
         }
@@ -72,9 +72,4 @@ public struct CarChainArtifact: Sendable, Hashable {
 
     /// The SHA-256 of contracts/CarChain.vy the embedded artifact was compiled from.
     public static var projectSourceSha256: String { Embedded.sourceSha256 }
-
-    /// The seed artifact's usual place relative to the package root: `../shared/seed-carchain/CarChain.json`.
-    public static func seedURL(packageRoot: URL) -> URL {
-        packageRoot.deletingLastPathComponent().appendingPathComponent("shared/seed-carchain/CarChain.json")
-    }
 }

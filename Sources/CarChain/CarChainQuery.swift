@@ -69,14 +69,6 @@ public enum CarChainQuery: Sendable, Hashable, CustomStringConvertible {
     /// The canonical signature.
     public var signature: String { functionName + ABIType.tuple(argumentTypes).description }
 
-    /// True for the views the seed contract lacks.
-    public var isProjectOnly: Bool {
-        switch self {
-        case .isUserRegistered, .getUserAccount, .getCar, .manager: return true
-        default: return false
-        }
-    }
-
     /// The call's data.
     public var calldata: [UInt8] {
         ABISelector(signature: signature).bytes + ((try? ABIEncoder.encode(arguments, as: argumentTypes)) ?? [])

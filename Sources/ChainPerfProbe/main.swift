@@ -31,8 +31,8 @@ func fail(_ message: String) -> Never {
 }
 guard let key = DevAccounts.standard.first?.privateKey else { fail("no dev key") }
 let artifact = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../contracts/CarChain.json")
-guard let json = try JSONSerialization.jsonObject(with: Data(contentsOf: artifact)) as? [String: Any],
-    let hex = json["bytecode"] as? String
+guard let json = try? JSONValue(parsing: [UInt8](Data(contentsOf: artifact))),
+    let hex = json["bytecode"]?.stringValue
 else { fail("no bytecode in \(artifact.path)") }
 nonisolated(unsafe) var nonce: UInt64 = 0
 @MainActor func sign(_ to: Address?, _ data: [UInt8], gas: UInt64) -> [UInt8] {

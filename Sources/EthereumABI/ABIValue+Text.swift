@@ -1,12 +1,11 @@
 import EthereumPrimitives
-import Foundation
 
 // Values from text (command-line arguments) and JSON, and back to JSON.
 //
 // Text, per type: integers in decimal or 0x-hex, signed ones with an optional leading "-"; addresses as
 // 40 hex digits (EIP-55 checked when mixed case); bools as true/false; bytes and bytesN as hex; strings
 // as they are; arrays and tuples as JSON arrays, e.g. '[1,2]' or '["0xab…", 5]'. In JSON, integers may be
-// numbers or strings (write integers beyond 2^64 as strings: JSON numbers that large lose precision).
+// numbers or strings; numbers of any size are read exactly (JSONParser keeps their text).
 
 extension ABIValue {
     /// Parses a command-line argument as a value of `type`.
@@ -15,7 +14,7 @@ extension ABIValue {
         case .array, .tuple:
             let json: JSONValue
             do {
-                json = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+                json = try JSONValue(parsing: text)
             } catch {
                 throw .invalidValue(path: "value", type: type, reason: "expected a JSON array, e.g. [1,2] or [\"0xab\",5]")
             }

@@ -1,5 +1,4 @@
 import EthereumPrimitives
-import Foundation
 
 // The JSON ABI format (Solidity ABI specification, "JSON"): an array of entries with "type"
 // ("function" when absent, "event", "error", "constructor", "fallback", "receive"), "name", "inputs",
@@ -16,7 +15,7 @@ extension ContractABI {
     public init(jsonData bytes: [UInt8]) throws(ABIError) {
         let value: JSONValue
         do {
-            value = try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+            value = try JSONValue(parsing: bytes)
         } catch {
             throw .invalidJSON(path: "$", reason: "not valid JSON")
         }

@@ -1,14 +1,18 @@
 import EthereumPrimitives
-import EthereumTransactions
 
-/// The parameters of `eth_call`, `eth_estimateGas`, `eth_createAccessList` and
-/// `eth_sendTransaction`: every field optional, as in JSON-RPC.
-public struct TransactionRequest: Sendable, Hashable {
-    /// The sender (required for `eth_sendTransaction`; zero address for calls when absent).
+/// A transaction as a caller describes it before it is complete: every field optional, the node (or the
+/// in-process chain) filling in the rest. It is the parameter object of `eth_call`, `eth_estimateGas`,
+/// `eth_createAccessList` and `eth_sendTransaction` — what the JSON-RPC client sends, what the dev node
+/// reads and what `DevChain` executes — so one type serves all three. It lives here, below both the chain
+/// and the wire module, because it is made of transaction fields (an ``AccessList`` among them); its JSON
+/// form is in `EthereumWire`.
+public struct CallRequest: Sendable, Hashable {
+    /// The sender (`msg.sender` of a call; required for `eth_sendTransaction`; the zero address for a call
+    /// without one).
     public var from: Address?
-    /// The recipient; nil creates a contract.
+    /// The callee; nil creates a contract.
     public var to: Address?
-    /// The gas limit.
+    /// The gas limit (a call without one gets the block gas limit).
     public var gas: UInt64?
     /// A legacy gas price (selects a type 0 or 1 transaction).
     public var gasPrice: UInt256?
@@ -18,9 +22,9 @@ public struct TransactionRequest: Sendable, Hashable {
     public var maxPriorityFeePerGas: UInt256?
     /// Wei sent.
     public var value: UInt256?
-    /// Call data or init code.
+    /// Calldata, or init code for a creation.
     public var data: [UInt8]?
-    /// The nonce (sendTransaction fills the pending nonce when absent).
+    /// The nonce (`eth_sendTransaction` fills the pending nonce when absent).
     public var nonce: UInt64?
     /// An EIP-2930 access list.
     public var accessList: AccessList?
@@ -31,7 +35,7 @@ public struct TransactionRequest: Sendable, Hashable {
     /// Blob fee cap (calls only).
     public var maxFeePerBlobGas: UInt256?
 
-    /// Creates a request.
+    /// Creates a request; only `to` and `data` are needed for a plain view call.
     public init(
         from: Address? = nil, to: Address? = nil, gas: UInt64? = nil, gasPrice: UInt256? = nil,
         maxFeePerGas: UInt256? = nil, maxPriorityFeePerGas: UInt256? = nil, value: UInt256? = nil,
@@ -53,6 +57,3 @@ public struct TransactionRequest: Sendable, Hashable {
         self.maxFeePerBlobGas = maxFeePerBlobGas
     }
 }
-
-/// The parameters of a call: the same fields as a transaction request.
-public typealias CallRequest = TransactionRequest

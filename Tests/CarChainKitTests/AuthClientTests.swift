@@ -1,5 +1,6 @@
 import AuthEmulator
 import CarChain
+import CarChainKit
 import Foundation
 import Hummingbird
 import HummingbirdTesting

@@ -1,4 +1,5 @@
 import CarChain
+import CarChainKit
 import Foundation
 import Testing
 
@@ -79,6 +80,10 @@ struct AuthSessionStoreTests {
         #expect(SessionStore.standard(environment: ["CARCHAIN_HOME": "/tmp/ch", "HOME": "/home/u"]).path == "/tmp/ch/session.json")
         #expect(SessionStore.standard(environment: ["HOME": "/home/u"]).path == "/home/u/.carchain/session.json")
         #expect(SessionStore.home(environment: ["CARCHAIN_HOME": "", "HOME": "/home/u"]) == "/home/u/.carchain")
+        // The keystores and the embedded chain live in the same home (CarchainHome, the one place it is resolved).
+        #expect(CarchainHome.current(environment: ["CARCHAIN_HOME": "/x"]).keystores.url.path == "/x/keystore")
+        #expect(CarchainHome.current(environment: ["HOME": "/h"]).keystores.url.path == "/h/.carchain/keystore")
+        #expect(CarchainHome.current(environment: ["CARCHAIN_HOME": "/x"]).chainDirectory.path == "/x/chain")
     }
 
     @Test("isExpired with a margin")

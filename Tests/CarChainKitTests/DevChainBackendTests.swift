@@ -1,4 +1,5 @@
 import CarChain
+import CarChainKit
 import Chain
 import EthereumCrypto
 import EthereumPrimitives

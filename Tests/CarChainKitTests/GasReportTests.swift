@@ -1,4 +1,5 @@
 import CarChain
+import CarChainKit
 import EthereumPrimitives
 import Foundation
 import Testing
@@ -98,7 +99,7 @@ import Testing
     @Test func jsonHasForgeFieldNames() throws {
         let report = GasReport(contract: "project", deploymentGas: 100, deploymentSize: 10, observations: Self.observations)
         let text = report.render(.json, pricing: try GasPricing(gasPrice: "1gwei", ethPrice: "2000"))
-        let value = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+        let value = try JSONValue(parsing: text)
         #expect(value["contract"] == .string("project"))
         #expect(value["deployment"]?["gas"] == .number("100"))
         #expect(value["deployment"]?["size"] == .number("10"))
@@ -132,7 +133,7 @@ import Testing
         for needle in ["Deployment", "project", "seed", "1111249", "1176506", "-5.5%", "4622", "4953", "-6.7%", "-50.3%", "change"] {
             #expect(text.contains(needle), "missing \(needle) in\n\(text)")
         }
-        let json = try JSONDecoder().decode(JSONValue.self, from: Data(comparison.render(.json).utf8))
+        let json = try JSONValue(parsing: comparison.render(.json))
         #expect(json["change"]?["functions"]?["rentCar"]?["mean"] == .number("-50.32"))
         #expect(json["change"]?["functions"]?["getOnlyOurs"]?["mean"] == .null)
         #expect(json["change"]?["deployment"]?["gas"] == .number("-5.55"))

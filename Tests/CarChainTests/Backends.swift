@@ -128,7 +128,7 @@ actor PyEVMBackend: ContractBackend {
             if let newline = buffer.firstIndex(of: 0x0a) {
                 let line = Array(buffer[..<newline])
                 buffer.removeSubrange(...newline)
-                return try JSONDecoder().decode(JSONValue.self, from: Data(line))
+                return try JSONValue(parsing: line)
             }
             let chunk = handle.availableData
             if chunk.isEmpty { throw Failure(description: "carchain_ops.py --serve ended") }

@@ -13,7 +13,7 @@ import TestSupport
     }
 
     static func json(_ text: String) throws -> JSONValue {
-        try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+        try JSONValue(parsing: text)
     }
 
     @Test func helpDescribesBothCommands() throws {

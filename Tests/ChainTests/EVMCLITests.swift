@@ -50,7 +50,7 @@ import TestSupport
         let cases = lines.dropLast()
         #expect(!cases.isEmpty)
         for line in cases {
-            let object = try JSONDecoder().decode(JSONValue.self, from: Data(line.utf8))
+            let object = try JSONValue(parsing: line)
             #expect(object["fork"]?.stringValue == "Cancun")
             #expect(object["pass"]?.boolValue == true)
             #expect(object["stateRoot"]?.stringValue?.count == 66)

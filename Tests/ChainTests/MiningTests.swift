@@ -169,15 +169,15 @@ import Testing
 
     @Test func sendTransactionSignsForDevAccounts() async throws {
         let chain = try await DevChain(config: .deterministic())
-        let hash = try await chain.sendTransaction(TransactionRequest(from: F.address0, to: F.address1, value: F.oneEther))
+        let hash = try await chain.sendTransaction(CallRequest(from: F.address0, to: F.address1, value: F.oneEther))
         let receipt = try #require(try await chain.receipt(hash: hash))
         #expect(receipt.status && receipt.gasUsed == 21_000 && receipt.type == .dynamicFee)
         let legacyHash = try await chain.sendTransaction(
-            TransactionRequest(from: F.address0, to: F.address1, gasPrice: F.oneGwei * UInt256(5)))
+            CallRequest(from: F.address0, to: F.address1, gasPrice: F.oneGwei * UInt256(5)))
         #expect(try #require(try await chain.receipt(hash: legacyHash)).type == .legacy)
         await #expect(throws: ChainError.unknownAccount(F.address("0x00000000000000000000000000000000000000aa"))) {
             try await chain.sendTransaction(
-                TransactionRequest(from: F.address("0x00000000000000000000000000000000000000aa"), to: F.address1))
+                CallRequest(from: F.address("0x00000000000000000000000000000000000000aa"), to: F.address1))
         }
         #expect(chain.accounts.count == 10)
     }

@@ -73,10 +73,7 @@ import Testing
     }
 
     @Test func tamperedStateIsDetectedOnOpen() async throws {
-        guard let sqlite = ["/usr/bin/sqlite3", "/bin/sqlite3"].first(where: FileManager.default.isExecutableFile) else {
-            print("SKIPPED: tampered-state test (no sqlite3 binary)")
-            return
-        }
+        guard let sqlite = Prerequisite.tool("sqlite3", install: "sqlite3", for: "tampered-state test")?.path else { return }
         let directory = F.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let chain = try await DevChain(config: .deterministic(), storage: .directory(directory))
@@ -152,20 +149,6 @@ import Testing
         return acks
     }
 
-    /// The built `ChainCrashHelper` next to the test bundle, or nil after printing SKIPPED.
-    static func crashHelper() -> URL? {
-        var candidates: [URL] = []
-        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("ChainCrashHelper"))
-        }
-        if let arg0 = CommandLine.arguments.first {
-            candidates.append(URL(fileURLWithPath: arg0).deletingLastPathComponent().appendingPathComponent("ChainCrashHelper"))
-        }
-        for config in ["debug", "release"] {
-            candidates.append(TestPaths.packageRoot.appendingPathComponent(".build/\(config)/ChainCrashHelper"))
-        }
-        if let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) { return found }
-        print("SKIPPED: crash-safety test (no built ChainCrashHelper; run `swift build --product ChainCrashHelper`)")
-        return nil
-    }
+    /// The built `ChainCrashHelper` next to the test bundle, or nil (a missing prerequisite).
+    static func crashHelper() -> URL? { ProcessRunner.builtExecutable("ChainCrashHelper", for: "crash-safety test") }
 }

@@ -1,4 +1,4 @@
-import Chain
+import Conformance
 import EthereumPrimitives
 import Foundation
 import Testing

@@ -25,7 +25,7 @@ struct HandlerHarness {
 
     func raw(_ body: [UInt8]) async throws -> JSONValue {
         let answer = await handler.handle(body)
-        return try JSONDecoder().decode(JSONValue.self, from: Data(answer))
+        return try JSONValue(parsing: answer)
     }
 
     /// Calls `method` with `params` (JSON text of the array) and returns the whole answer object.

@@ -3,6 +3,7 @@ import EthereumCrypto
 import EthereumPrimitives
 import EthereumRPC
 import EthereumTransactions
+import EthereumWire
 import Foundation
 import Testing
 import TestSupport
@@ -11,7 +12,7 @@ import TestSupport
 /// SIGKILL during a burst of transactions.
 @Suite(.serialized) struct NodeServerTests {
     func code(_ body: [UInt8]) -> Int? {
-        guard let json = try? JSONDecoder().decode(JSONValue.self, from: Data(body)) else { return nil }
+        guard let json = try? JSONValue(parsing: body) else { return nil }
         return json["error"]?["code"].flatMap { Int($0.description) }
     }
 
@@ -46,7 +47,7 @@ import TestSupport
         let batch = "[" + (0..<1001).map { "{\"jsonrpc\":\"2.0\",\"id\":\($0),\"method\":\"eth_chainId\"}" }.joined(separator: ",") + "]"
         #expect(code(try await node.post(Array(batch.utf8))) == -32600)
         let okBatch = "[" + (0..<1000).map { "{\"jsonrpc\":\"2.0\",\"id\":\($0),\"method\":\"eth_blockNumber\"}" }.joined(separator: ",") + "]"
-        let answers = try JSONDecoder().decode(JSONValue.self, from: Data(try await node.post(Array(okBatch.utf8))))
+        let answers = try JSONValue(parsing: try await node.post(Array(okBatch.utf8)))
         #expect(answers.arrayValue?.count == 1000)
         // A notification is executed and answered with 204 and no body.
         #expect(try await node.post(Array("{\"jsonrpc\":\"2.0\",\"method\":\"evm_mine\"}".utf8)).isEmpty)
@@ -61,7 +62,7 @@ import TestSupport
         defer { node.stop() }
         let signUp = try HTTPTransport(url: node.url + "/identitytoolkit.googleapis.com/v1/accounts:signUp?key=demo", timeout: 60)
         let body = Array("{\"email\":\"driver@example.com\",\"password\":\"correct horse\",\"returnSecureToken\":true}".utf8)
-        let answer = try JSONDecoder().decode(JSONValue.self, from: Data(try await signUp.send(body)))
+        let answer = try JSONValue(parsing: try await signUp.send(body))
         #expect(answer["idToken"]?.stringValue?.split(separator: ".").count == 3)
         #expect(answer["localId"]?.stringValue?.isEmpty == false)
         // JSON-RPC still answers on / next to it.
@@ -94,7 +95,7 @@ import TestSupport
         let contract = try #require(node.output.components(separatedBy: "CarChain: ").dropFirst().first?.prefix(42))
         let code = try await client.code(at: try Address(String(contract)))
         #expect(!code.isEmpty)
-        let request = EthereumRPC.CallRequest(
+        let request = CallRequest(
             from: accounts[0], to: try Address(String(contract)),
             data: CarChainOperation.rentCar(plate: "NONE", userId: "x").calldata)
         do throws(RPCError) {
@@ -114,7 +115,7 @@ import TestSupport
         let input = try JSONSerialization.data(withJSONObject: ["url": node.url])
         let output = try ProcessRunner.run(python, [script.path], stdin: input)
         #expect(output.status == 0, "web3_node.py failed: \(output.stderr)")
-        let result = try JSONDecoder().decode(JSONValue.self, from: Data(output.stdout.utf8))
+        let result = try JSONValue(parsing: output.stdout)
         let checks = try #require(result["checks"]?.arrayValue)
         var passed = 0
         for check in checks {
@@ -146,7 +147,7 @@ import TestSupport
                 let signed = tx.sign(with: key)
                 let body = JSONRPCRequest.body(JSONRPCRequest(id: Int(nonce), method: "eth_sendRawTransaction", params: [.string(signed.rawHex)]))
                 guard let answer = try? await transport.send(body),
-                    let json = try? JSONDecoder().decode(JSONValue.self, from: Data(answer)),
+                    let json = try? JSONValue(parsing: answer),
                     json["result"]?.stringValue == Hex.encode(signed.hash.bytes)
                 else { return }
                 acknowledged.append(signed.hash)

@@ -104,4 +104,15 @@ import TestSupport
         // "é" precomposed and decomposed are canonically equivalent in Swift but encode differently.
         #expect(ABIValue.string("\u{e9}") != ABIValue.string("e\u{301}"))
     }
+
+    /// JSON numbers in array and tuple arguments are exact: 2^70 and 2^256 - 1 arrive as written (a parser
+    /// going through Double would turn them into 1180591620717411303424 ± 2^18 and refuse the second).
+    @Test func bigJSONNumbersInArgumentsAreExact() throws {
+        let value = try ABIValue(
+            parsing: "[1180591620717411303424, 115792089237316195423570985008687907853269984665640564039457584007913129639935]",
+            as: .array(.uint256, count: nil))
+        #expect(value == .array([.uint(UInt256.one << 70), .uint(.max)]))
+        let tuple = try ABIValue(parsing: "[-1180591620717411303424, 1180591620717411303424]", as: .tuple([.int256, .uint(128)]))
+        #expect(tuple == .tuple([.int(UInt256.zero &- (UInt256.one << 70)), .uint(UInt256.one << 70)]))
+    }
 }

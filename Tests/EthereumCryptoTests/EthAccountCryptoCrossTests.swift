@@ -11,7 +11,7 @@ import TestSupport
         let url = TestPaths.packageRoot.appendingPathComponent("tools/xcheck/\(script)")
         let output = try ProcessRunner.run(python, [url.path], stdin: Data(requestJSON.utf8))
         guard output.status == 0 else { throw PythonVenv.PythonError(description: "\(script): \(output.stderr.suffix(2000))") }
-        return try JSONDecoder().decode(JSONValue.self, from: Data(output.stdout.utf8))
+        return try JSONValue(parsing: output.stdout)
     }
 
     @Test func keystoresRoundTripBetweenImplementations() throws {
@@ -23,7 +23,7 @@ import TestSupport
         var decrypt: [JSONValue] = []
         for (i, kdf) in kdfs.enumerated() {
             let keystore = try Keystore.encrypt(keys[i], password: passwords[i], kdf: kdf)
-            let parsed = try JSONDecoder().decode(JSONValue.self, from: Data(keystore.json.utf8))
+            let parsed = try JSONValue(parsing: keystore.json)
             decrypt.append(.object([("json", parsed), ("password", .string(passwords[i]))]))
         }
         // Python writes, Swift decrypts.
@@ -159,7 +159,18 @@ import TestSupport
         var typedRNG = SplitMix64(seed: 712)
         let key = try PrivateKey(hex: "0x" + String(repeating: "42", count: 32))
         var documents = (0..<60).map { _ in Self.randomTypedData(&typedRNG) }
-        documents.append(try JSONDecoder().decode(JSONValue.self, from: Data(MessageSigningTests.mailJSON.utf8)))
+        documents.append(try JSONValue(parsing: MessageSigningTests.mailJSON))
+        // Integers as JSON numbers beyond 2^53 and 2^64: read exactly (2^70, 2^256 - 1, -2^100), as eth-account does.
+        documents.append(
+            try JSONValue(
+                parsing: #"""
+                    {"types":{"EIP712Domain":[{"name":"name","type":"string"},{"name":"chainId","type":"uint256"}],
+                     "Amounts":[{"name":"big","type":"uint256"},{"name":"max","type":"uint256"},{"name":"negative","type":"int128"}]},
+                     "primaryType":"Amounts","domain":{"name":"exact","chainId":1180591620717411303424},
+                     "message":{"big":1180591620717411303424,
+                      "max":115792089237316195423570985008687907853269984665640564039457584007913129639935,
+                      "negative":-1267650600228229401496703205376}}
+                    """#))
         let request = JSONValue.object([
             ("personal", .array(personalCases.map {
                 .object([("key", .string(Hex.encode($0.0.rawBytes))), ("message", .string(Hex.encode($0.1)))])

@@ -111,7 +111,5 @@ import Glibc
         #expect(throws: KeystoreError.alreadyExists(key.address)) {
             try directory.store(try Keystore.encrypt(key, password: "pw", kdf: .pbkdf2(iterations: 10)))
         }
-        #expect(KeystoreDirectory.defaultDirectory(environment: ["CARCHAIN_HOME": "/x"]).url.path == "/x/keystore")
-        #expect(KeystoreDirectory.defaultDirectory(environment: ["HOME": "/h"]).url.path == "/h/.carchain/keystore")
     }
 }

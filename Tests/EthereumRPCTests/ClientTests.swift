@@ -1,6 +1,8 @@
 import EthereumABI
 import EthereumPrimitives
 import EthereumRPC
+import EthereumTransactions
+import EthereumWire
 import Foundation
 import Testing
 import TestSupport

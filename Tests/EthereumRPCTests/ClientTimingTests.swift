@@ -1,6 +1,7 @@
 import EthereumABI
 import EthereumPrimitives
 import EthereumRPC
+import EthereumWire
 import Foundation
 import Testing
 import TestSupport

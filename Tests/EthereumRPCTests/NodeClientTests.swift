@@ -1,5 +1,7 @@
 import EthereumPrimitives
 import EthereumRPC
+import EthereumTransactions
+import EthereumWire
 import Foundation
 import Testing
 import TestSupport

@@ -1,5 +1,6 @@
 import EthereumPrimitives
 import EthereumRPC
+import EthereumWire
 import Foundation
 import Testing
 

@@ -3,6 +3,7 @@ import EthereumCrypto
 import EthereumPrimitives
 import EthereumRPC
 import EthereumTransactions
+import EthereumWire
 import Foundation
 import NIOConcurrencyHelpers
 import Testing
@@ -159,7 +160,7 @@ import TestSupport
 
     static func carChainBytecode() throws -> [UInt8] {
         let url = TestPaths.packageRoot.appendingPathComponent("contracts/CarChain.json")
-        let json = try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: url))
+        let json = try JSONValue(parsing: [UInt8](Data(contentsOf: url)))
         return try Hex.decode(try #require(json["bytecode"]?.stringValue))
     }
 

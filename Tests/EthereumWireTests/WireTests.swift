@@ -1,11 +1,12 @@
 import EthereumPrimitives
-import EthereumRPC
+import EthereumTransactions
+import EthereumWire
 import Foundation
 import Testing
 
 /// Wire types read from real answers (captured from tools/pyevm-node.py) and from malformed ones.
 @Suite struct WireTests {
-    static func json(_ text: String) throws -> JSONValue { try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) }
+    static func json(_ text: String) throws -> JSONValue { try JSONValue(parsing: text) }
 
     @Test func receiptWithALog() throws {
         let receipt = try RPCReceipt(json: try Self.json(Fixtures.receipt))
@@ -74,7 +75,7 @@ import Testing
 
     @Test func callRequestAndFilterWireForm() throws {
         let to = try Address("0xe7f1725e7734ce288f8367e1bb143e90bb3f0512")
-        let call = CallRequest(from: .zero, to: to, data: [0xab], value: UInt256(16), gas: 21_000)
+        let call = CallRequest(from: .zero, to: to, gas: 21_000, value: UInt256(16), data: [0xab])
         #expect(call.json.description == #"{"from":"0x0000000000000000000000000000000000000000","to":"0xe7f1725e7734ce288f8367e1bb143e90bb3f0512","gas":"0x5208","value":"0x10","input":"0xab","data":"0xab"}"#)
         let filter = LogFilter(fromBlock: .earliest, toBlock: .number(16), addresses: [to], topics: [nil, [Bytes32.zero]])
         #expect(filter.json.description == #"{"fromBlock":"earliest","toBlock":"0x10","address":"0xe7f1725e7734ce288f8367e1bb143e90bb3f0512","topics":[null,["0x0000000000000000000000000000000000000000000000000000000000000000"]]}"#)

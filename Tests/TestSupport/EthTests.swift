@@ -30,19 +30,21 @@ public enum TestPaths {
         return sharedDirectory.appendingPathComponent("ethtests")
     }
 
-    /// The file at `relativePath` under the vectors directory, or nil (after printing SKIPPED) when absent.
+    /// The file at `relativePath` under the vectors directory, or nil (a ``Prerequisite/missing(_:)``)
+    /// when absent.
     public static func ethTest(_ relativePath: String, suite: String) -> URL? {
         let url = ethTests.appendingPathComponent(relativePath)
         if FileManager.default.fileExists(atPath: url.path) { return url }
-        print("SKIPPED: \(suite) not found at \(url.path) (set ETHTESTS_DIR or run `make fetch-ethtests`)")
+        Prerequisite.missing("\(suite) not found at \(url.path) (set ETHTESTS_DIR or run `make fetch-ethtests`)")
         return nil
     }
 
-    /// A file under the shared directory (e.g. "seed-carchain/CarChain.json"), or nil (after printing SKIPPED) when absent.
+    /// A file under the shared directory (e.g. "seed-carchain/CarChain.json"), or nil (a missing prerequisite)
+    /// when absent.
     public static func shared(_ relativePath: String, what: String) -> URL? {
         let url = sharedDirectory.appendingPathComponent(relativePath)
         if FileManager.default.fileExists(atPath: url.path) { return url }
-        print("SKIPPED: \(what) not found at \(url.path)")
+        Prerequisite.missing("\(what) not found at \(url.path) (set CARCHAIN_SHARED_DIR)")
         return nil
     }
 }
@@ -95,19 +97,19 @@ public struct ConformanceTally: Sendable {
     public func report(sourceLocation: SourceLocation = #_sourceLocation) {
         print(summary)
         for failure in failures {
-            Issue.record(Comment(rawValue: failure), sourceLocation: sourceLocation)
+            Issue.record(Comment(rawValue: failure))
         }
     }
 }
 
 /// Loads Ethereum conformance vector files (JSON objects of named cases) from `TestPaths.ethTests`.
 public enum ConformanceVectors {
-    /// The vector directory `relative` (e.g. "RLPTests"), or nil after printing a SKIPPED line when it is absent.
+    /// The vector directory `relative` (e.g. "RLPTests"), or nil (a missing prerequisite) when it is absent.
     public static func directory(_ relative: String, suite: String) -> URL? {
         let dir = TestPaths.ethTests.appendingPathComponent(relative)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: dir.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            print("SKIPPED: \(suite) not found at \(dir.path) (set ETHTESTS_DIR or run `make fetch-ethtests`)")
+            Prerequisite.missing("\(suite) not found at \(dir.path) (set ETHTESTS_DIR or run `make fetch-ethtests`)")
             return nil
         }
         return dir
@@ -123,7 +125,7 @@ public enum ConformanceVectors {
 
     /// Parses a JSON file into a ``JSONValue``.
     public static func load(_ file: URL) throws -> JSONValue {
-        try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: file))
+        try JSONValue(parsing: [UInt8](Data(contentsOf: file)))
     }
 
     /// The cases of one vector file (an object of named cases, or an array), sorted by name.
@@ -139,8 +141,8 @@ public enum ConformanceVectors {
     }
 
     /// Runs `body` on every case of every JSON file under `relative` (or only `files` there, when given) and returns
-    /// the tally. A missing directory prints SKIPPED and counts one skip per expected file (or one for the whole
-    /// directory); a file that fails to load counts as a failure.
+    /// the tally. A missing directory is a missing prerequisite and counts one skip per expected file (or one for
+    /// the whole directory); a file that fails to load counts as a failure.
     public static func run(
         suite: String,
         directory relative: String,

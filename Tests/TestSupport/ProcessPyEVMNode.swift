@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// tools/pyevm-node.py running as a subprocess on a free port of 127.0.0.1 for one test: started with
 /// `--port 0 --exit-with-parent --lifetime`, so it cannot outlive the test run even if the test crashes, and

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// Runs a program to completion for tests (the built `carchain` binary, the project venv's Python).
 public enum ProcessRunner {
@@ -41,35 +42,47 @@ public enum ProcessRunner {
             stderr: String(decoding: errData, as: UTF8.self))
     }
 
-    /// The built `carchain` executable next to the test bundle (`.build/<config>/carchain`), or nil after printing
-    /// SKIPPED when it has not been built.
+    /// The built `carchain` executable next to the test bundle (`.build/<config>/carchain`), or nil (a missing
+    /// prerequisite) when it has not been built.
     public static func carchainExecutable() -> URL? {
+        builtExecutable("carchain", for: "carchain CLI tests")
+    }
+
+    /// An executable product of this package built next to the test bundle (or in `.build/debug|release`), or
+    /// nil (a missing prerequisite) when it has not been built.
+    public static func builtExecutable(_ name: String, for what: String) -> URL? {
         var candidates: [URL] = []
         for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("carchain"))
+            candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent(name))
         }
         if let arg0 = CommandLine.arguments.first {
-            candidates.append(URL(fileURLWithPath: arg0).deletingLastPathComponent().appendingPathComponent("carchain"))
+            candidates.append(URL(fileURLWithPath: arg0).deletingLastPathComponent().appendingPathComponent(name))
         }
         for config in ["debug", "release"] {
-            candidates.append(TestPaths.packageRoot.appendingPathComponent(".build/\(config)/carchain"))
+            candidates.append(TestPaths.packageRoot.appendingPathComponent(".build/\(config)/\(name)"))
         }
         if let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) { return found }
-        print("SKIPPED: carchain CLI tests (no built carchain binary; run `swift build --product carchain`)")
+        Prerequisite.missing("\(what) (no built \(name); run `swift build --product \(name)`)")
         return nil
     }
 }
 
-/// The project's Python venv (vyper, py-evm, eth-account, …) for cross-implementation tests.
+/// The project's Python venv (vyper, py-evm, eth-account, eth-abi, web3.py, …) for cross-implementation tests:
+/// one place that finds it and runs its scripts.
 public enum PythonVenv {
-    /// `$CARCHAIN_VENV/bin/python` (default `<package root>/.venv`), or nil after printing
-    /// `SKIPPED: <what> (no Python venv; run make venv)`.
+    /// `$CARCHAIN_VENV`, or `<package root>/.venv` when unset.
+    public static var directory: URL {
+        if let dir = ProcessInfo.processInfo.environment["CARCHAIN_VENV"], !dir.isEmpty {
+            return URL(fileURLWithPath: dir)
+        }
+        return TestPaths.packageRoot.appendingPathComponent(".venv")
+    }
+
+    /// The venv's interpreter, or nil (a missing prerequisite) when there is no venv.
     public static func python(for what: String) -> URL? {
-        let env = ProcessInfo.processInfo.environment["CARCHAIN_VENV"].flatMap { $0.isEmpty ? nil : $0 }
-        let venv = env.map { URL(fileURLWithPath: $0) } ?? TestPaths.packageRoot.appendingPathComponent(".venv")
-        let python = venv.appendingPathComponent("bin/python")
+        let python = directory.appendingPathComponent("bin/python")
         if FileManager.default.isExecutableFile(atPath: python.path) { return python }
-        print("SKIPPED: \(what) (no Python venv; run make venv)")
+        Prerequisite.missing("\(what) (no Python venv at \(directory.path); run make venv)")
         return nil
     }
 
@@ -83,6 +96,20 @@ public enum PythonVenv {
             throw PythonError(description: "\(script) exited \(output.status): \(output.stderr.suffix(2000))")
         }
         return try JSONDecoder().decode(Response.self, from: Data(output.stdout.utf8))
+    }
+
+    /// Runs `tools/<script>` with `input` on stdin and returns its stdout; nil (a missing prerequisite) when there
+    /// is no venv. A non-zero exit throws with the script's stderr.
+    public static func run(
+        script: String, input: Data, arguments: [String] = [], what: String
+    ) throws -> Data? {
+        guard let python = python(for: what) else { return nil }
+        let path = TestPaths.packageRoot.appendingPathComponent("tools").appendingPathComponent(script).path
+        let out = try ProcessRunner.run(python, [path] + arguments, stdin: input)
+        guard out.status == 0 else {
+            throw PythonError(description: "\(script) exited with \(out.status): \(out.stderr.suffix(2000))")
+        }
+        return Data(out.stdout.utf8)
     }
 
     /// A failed helper script.

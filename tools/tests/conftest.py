@@ -3,6 +3,7 @@ README (test data outside the project, ../shared/seed-carchain), and a fresh cha
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from pathlib import Path
@@ -26,11 +27,18 @@ def seed_dir() -> Path:
     return R.seed_artifact_path().parent
 
 
+def missing(reason: str) -> None:
+    """A missing prerequisite: a skip, or under CARCHAIN_STRICT=1 (CI) a failure with the reason."""
+    if os.environ.get("CARCHAIN_STRICT") == "1":
+        pytest.fail(f"missing prerequisite (CARCHAIN_STRICT=1): {reason}")
+    pytest.skip(f"SKIPPED: {reason}")
+
+
 @pytest.fixture(scope="session")
 def seed_readme() -> str:
     path = seed_dir() / "README.md"
     if not path.exists():
-        pytest.skip(f"SKIPPED: seed-carchain not found at {seed_dir()} (set SEED_CARCHAIN_DIR)")
+        missing(f"seed-carchain not found at {seed_dir()} (set SEED_CARCHAIN_DIR)")
     return path.read_text()
 
 
@@ -38,7 +46,7 @@ def seed_readme() -> str:
 def seed_artifact() -> dict:
     path = R.seed_artifact_path()
     if not path.exists():
-        pytest.skip(f"SKIPPED: seed-carchain not found at {seed_dir()} (set SEED_CARCHAIN_DIR)")
+        missing(f"seed-carchain not found at {seed_dir()} (set SEED_CARCHAIN_DIR)")
     return R.load_artifact(path)
 
 

@@ -3,30 +3,25 @@ import EthereumCrypto
 import EthereumPrimitives
 import Foundation
 
-/// The steps behind `signup` and `login`, callable from `carchain demo` too.
-enum AccountFlow {
-    /// What a signup or login did.
-    struct Outcome {
-        var lines: [String]
-        var json: [(String, JSONValue)]
-        var session: AuthSession
-        var address: Address?
+/// The account steps of the app — sign up, log in, log out, who am I — as library calls: the CLI's
+/// `signup`, `login`, `logout` and `whoami` (and `carchain demo`) parse their options, call these and print
+/// the outcome; a web app calls the same.
+public enum AccountFlow {
+    /// What a step did: lines for people, members for a JSON answer, and the session it leaves.
+    public struct Outcome: Sendable {
+        public var lines: [String]
+        public var json: [(String, JSONValue)]
+        public var session: AuthSession
+        public var address: Address?
         /// Gas used by the transactions sent (function or "transfer", gas).
-        var gas: [(String, UInt64)] = []
-
-        func emit(json asJSON: Bool) {
-            if asJSON {
-                print(JSONValue.object(json.map { (key: $0.0, value: $0.1) }).description)
-            } else {
-                print(lines.joined(separator: "\n"))
-            }
-        }
+        public var gas: [(String, UInt64)] = []
     }
 
-    /// Signs `email` up, stores `key` encrypted with `password`, logs in and puts the user on chain.
-    static func signup(
-        email: String, password: String, key: PrivateKey, paths: AppPaths, auth: AuthOptions, chain: NodeSession,
-        transactions: TransactionOptions, fund: UInt256, kdf: Keystore.KDF = .standardScrypt
+    /// Signs `email` up, stores `key` encrypted with `password`, logs in and puts the user on chain (funded on
+    /// a development chain, then registered from their own account).
+    public static func signup(
+        email: String, password: String, key: PrivateKey, paths: AppPaths, auth: AuthConfiguration, chain: ChainSession,
+        settings: SendSettings, fund: UInt256, kdf: Keystore.KDF = .standardScrypt
     ) async throws -> Outcome {
         let address = key.address
         // An imported key may already have a keystore here: it must open with this password, or the user
@@ -36,7 +31,7 @@ enum AccountFlow {
             do {
                 _ = try KeystoreDirectory.load(existing).decrypt(password: password)
             } catch {
-                throw CLIError("a keystore for \(address.checksummed) already exists (\(existing.path)) and does not open with this password")
+                throw AppError.failed("a keystore for \(address.checksummed) already exists (\(existing.path)) and does not open with this password")
             }
         }
         let client = try await auth.client(paths: paths)
@@ -58,7 +53,7 @@ enum AccountFlow {
             ("keystore", .string(file.path)),
         ]
         let setup = try await AccountSetup.ensureOnChain(
-            uid: session.uid, email: session.email, key: key, session: chain, transactions: transactions, fund: fund)
+            uid: session.uid, email: session.email, key: key, session: chain, settings: settings, fund: fund)
         lines += setup.lines
         json += setup.json
         json.append(("registered", .bool(setup.registered)))
@@ -66,9 +61,11 @@ enum AccountFlow {
         return Outcome(lines: lines, json: json, session: session, address: address, gas: setup.gas)
     }
 
-    /// Signs in, saves the session, and (when the chain is reachable) finishes the on-chain setup.
-    static func login(
-        email: String, password: String, paths: AppPaths, auth: AuthOptions, node: NodeOptions, transactions: TransactionOptions
+    /// Signs in, saves the session, and (when the chain is reachable) finishes the on-chain setup: an account
+    /// made elsewhere gets a new Ethereum account on this machine, an unregistered uid is registered.
+    public static func login(
+        email: String, password: String, paths: AppPaths, auth: AuthConfiguration, connection: ChainConnection,
+        settings: SendSettings
     ) async throws -> Outcome {
         let client = try await auth.client(paths: paths)
         let session = try await client.signIn(email: email, password: password)
@@ -78,14 +75,14 @@ enum AccountFlow {
         let user = LoggedInUser(session: session, paths: paths)
         var address: Address?
         do {
-            let chain = try await NodeSession.reading(node)
+            let chain = try await ChainSession.reading(connection)
             let contract = try await chain.contractIfDeployed()
             if let known = try await user.address(contract: contract) {
                 address = known
                 if let contract, !(try await contract.isUserRegistered(session.uid)) {
                     let key = try user.key(address: known, password: password)
                     let setup = try await AccountSetup.ensureOnChain(
-                        uid: session.uid, email: session.email, key: key, session: chain, transactions: transactions, fund: AccountSetup.oneEther)
+                        uid: session.uid, email: session.email, key: key, session: chain, settings: settings, fund: AccountSetup.oneEther)
                     lines += setup.lines
                     json += setup.json
                 }
@@ -97,7 +94,7 @@ enum AccountFlow {
                 address = key.address
                 lines.append("new account \(key.address.checksummed) for this machine: keystore \(file.path)")
                 let setup = try await AccountSetup.ensureOnChain(
-                    uid: session.uid, email: session.email, key: key, session: chain, transactions: transactions, fund: AccountSetup.oneEther)
+                    uid: session.uid, email: session.email, key: key, session: chain, settings: settings, fund: AccountSetup.oneEther)
                 lines += setup.lines
                 json += setup.json
             }
@@ -111,5 +108,54 @@ enum AccountFlow {
         }
         if let address { json.append(("address", .string(address.checksummed))) }
         return Outcome(lines: lines, json: json, session: session, address: address)
+    }
+
+    /// Forgets the saved session (the account and its keystore stay); returns the email it was for, if any.
+    public static func logout(paths: AppPaths) throws -> String? {
+        let saved = try? paths.sessions.read()
+        try paths.sessions.delete()
+        return saved?.email
+    }
+
+    /// The logged-in user: the session checked with the auth service (`accounts:lookup`, refreshed when its ID
+    /// token has expired), and, when the chain answers, the account and the role the contract gives it.
+    public static func whoami(paths: AppPaths, auth: AuthConfiguration, connection: ChainConnection) async throws -> (lines: [String], json: JSONValue) {
+        let user = try await LoggedInUser.current(paths: paths, auth: auth)
+        let client = try await auth.client(paths: paths, savedURL: user.session.savedServiceURL)
+        let checked: (session: AuthSession, account: AuthAccount)
+        do {
+            checked = try await client.currentAccount(user.session)
+        } catch {
+            throw AppError.failed("the saved session is no longer valid (\(error)); run `carchain login \(user.email)`")
+        }
+        if checked.session != user.session { try paths.sessions.write(checked.session) }
+        var members: [(key: String, value: JSONValue)] = [
+            ("email", .string(checked.account.email)), ("uid", .string(checked.account.uid)),
+            ("idTokenExpires", .string(ISO8601DateFormatter().string(from: checked.session.expiresAt))),
+            ("auth", .string(checked.session.backend)),
+        ]
+        var lines = ["email:   \(checked.account.email)", "uid:     \(checked.account.uid)"]
+        var chainNote: String?
+        do {
+            let chain = try await ChainSession.reading(connection)
+            let contract = try await chain.contractIfDeployed()
+            let address = try await user.address(contract: contract)
+            lines.append("account: \(address?.checksummed ?? "-")")
+            members.append(("address", address.map { .string($0.checksummed) } ?? .null))
+            if let contract {
+                let manager = try await contract.manager()
+                let role = address == manager ? "manager" : "user"
+                lines.append("role:    \(role) (manager is \(manager.checksummed))")
+                members.append(("role", .string(role)))
+                let registered = try await contract.isUserRegistered(user.uid)
+                members.append(("registered", .bool(registered)))
+                if !registered { lines.append("         not registered on chain yet: run `carchain login \(user.email)`") }
+            }
+        } catch {
+            chainNote = "(chain not reachable: \(error))"
+        }
+        lines.append("session: ID token valid until \(checked.session.expiresAt), auth \(checked.session.backend)")
+        if let chainNote { lines.append(chainNote) }
+        return (lines, .object(members))
     }
 }

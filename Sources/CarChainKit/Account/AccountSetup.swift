@@ -1,4 +1,5 @@
 import CarChain
+import Chain
 import EthereumCrypto
 import EthereumPrimitives
 import EthereumRPC
@@ -6,24 +7,25 @@ import EthereumRPC
 /// Puts a new auth user on chain: funds their account from dev account 0 on a development chain (elsewhere says
 /// how much ETH it needs), then registers their uid with `registerNewUser`, sent from their own account so the
 /// id is bound to it. Shared by `signup` and `login` (which finishes a signup that could not register).
-enum AccountSetup {
+public enum AccountSetup {
     /// Gas budgeted for a new user: registration (~115k) plus a top-up, a rental and a return.
-    static let gasBudget: UInt64 = 400_000
+    public static let gasBudget: UInt64 = 400_000
     /// 1 ETH in wei: what a dev chain gives a new account.
-    static let oneEther = UInt256(1_000_000_000_000_000_000 as UInt64)
+    public static let oneEther = UInt256(1_000_000_000_000_000_000 as UInt64)
 
     /// What happened, for the command's output.
-    struct Result {
-        var lines: [String] = []
-        var json: [(String, JSONValue)] = []
+    public struct Result: Sendable {
+        public var lines: [String] = []
+        public var json: [(String, JSONValue)] = []
         /// True when the uid is registered on chain at the end.
-        var registered = false
+        public var registered = false
         /// Gas used by the transactions sent (function or "transfer", gas).
-        var gas: [(String, UInt64)] = []
+        public var gas: [(String, UInt64)] = []
     }
 
-    static func ensureOnChain(
-        uid: String, email: String, key: PrivateKey, session: NodeSession, transactions: TransactionOptions, fund: UInt256
+    /// Funds (on a development chain) and registers `uid`, signed by `key`; says what it did or what is missing.
+    public static func ensureOnChain(
+        uid: String, email: String, key: PrivateKey, session: ChainSession, settings: SendSettings, fund: UInt256
     ) async throws -> Result {
         var result = Result()
         let address = key.address
@@ -49,19 +51,19 @@ enum AccountSetup {
                 result.json.append(("neededWei", .string((needed - balance).description)))
                 return result
             }
-            let funder = try await session.signing(with: try NodeSignerOptions.devKey(index: 0), transactions: transactions)
-            guard let sender = funder.sender else { throw CLIError("no funder") }
+            let funder = try await session.signing(with: try DevAccounts.key(index: 0), settings: settings)
+            guard let sender = funder.sender else { throw AppError.failed("no funder") }
             let mined = try await sender.sendAndWait(TransactionRequest(to: address, value: fund))
-            guard mined.succeeded else { throw CLIError("funding \(address.checksummed) failed (tx \(mined.hash))") }
+            guard mined.succeeded else { throw AppError.failed("funding \(address.checksummed) failed (tx \(mined.hash))") }
             result.lines.append("funded \(address.checksummed) with \(TransactionReport.ether(fund)) from dev account 0 (\(sender.address.checksummed)): tx \(mined.hash), block \(mined.blockNumber)")
             result.json.append(("fundingTransaction", .string(mined.hash.hexString)))
             result.gas.append(("transfer (funding)", mined.gasUsed))
         }
-        let user = try await session.signing(with: key, transactions: transactions)
+        let user = try await session.signing(with: key, settings: settings)
         let transaction = try await CarChainTransactionRunner.execute(.registerNewUser(userId: uid), session: user)
         let report = TransactionReport(summary: "registered \(uid) on chain \(session.chainID)", function: "registerNewUser", outcome: transaction.outcome)
         guard transaction.outcome.succeeded else {
-            throw CLIError("registerNewUser reverted on chain: \(report.failureReason) (\(report.figures))")
+            throw AppError.failed("registerNewUser reverted on chain: \(report.failureReason) (\(report.figures))")
         }
         result.lines.append("\(report.summary) from \(address.checksummed): \(report.figures)")
         result.json.append(("registrationTransaction", .string(transaction.outcome.transactionHash.hexString)))

@@ -2,54 +2,62 @@ import CarChain
 import EthereumCrypto
 import EthereumPrimitives
 
-/// Who a transaction command acts for when no user id is typed: the logged-in user, signing with their own
-/// account (keystore unlocked with their password, asked again for each command), or with the explicit signer
-/// when one is given (`--dev-account`, `--keystore`, `--private-key-env`: e.g. the manager acting for the user).
-struct ActingUser {
-    let user: LoggedInUser
-    let session: NodeSession
-    let contract: CarChainContract
+/// Who a transaction acts for when no user id is given: the logged-in user, signing with their own account
+/// (keystore unlocked with their password, asked again for each operation), or with an explicit signer when
+/// one is given (e.g. the manager acting for the user).
+public struct ActingUser: Sendable {
+    public let user: LoggedInUser
+    /// The connection that signs.
+    public let session: ChainSession
+    public let contract: CarChainContract
     /// The signing account.
-    let signer: Address
+    public let signer: Address
     /// The contract's manager.
-    let manager: Address
-
+    public let manager: Address
     /// The logged-in user's own account, when known.
-    let account: Address?
+    public let account: Address?
 
-    /// Whether the logged-in user is the manager: their account is the contract's `manager()`.
-    var isManager: Bool { account == manager }
+    /// Who may act.
+    public enum Role: Sendable {
+        /// Anyone.
+        case any
+        /// Not the manager (the manager registers cars and does not rent them).
+        case notManager
+        /// Only the manager (who registers cars).
+        case managerOnly
+    }
 
-    /// Resolves the logged-in user and the signer. With `refuseManager` a manager is refused, with
-    /// `requireManager` anyone else, before any password is asked.
-    static func resolve(
-        node: NodeOptions, signer: NodeSignerOptions, transactions: TransactionOptions, auth: AuthOptions,
-        refuseManager: Bool = false, requireManager: Bool = false
+    /// Resolves the logged-in user and the signer, refusing the wrong `role` before any password is asked.
+    /// An explicit `signer` signs; otherwise the user's keystore, unlocked with the password `password`
+    /// returns for its prompt.
+    public static func resolve(
+        connection: ChainConnection, auth: AuthConfiguration, signer: SignerSource, settings: SendSettings, role: Role = .any,
+        password: (String) throws -> String
     ) async throws -> ActingUser {
-        let paths = AppPaths.current(node: node)
+        let paths = AppPaths.current(connection)
         let user = try await LoggedInUser.current(paths: paths, auth: auth)
-        let explicit = signer.privateKeyEnv != nil || signer.keystore != nil || signer.devAccount != nil
-        let reading = try await NodeSession.reading(node)
+        let reading = try await ChainSession.reading(connection)
         let readContract = try await reading.contract()
         let manager = try await readContract.manager()
         let account = try await user.address(contract: readContract)
-        if refuseManager && account == manager {
-            throw CLIError("\(user.email) is the manager (\(manager.checksummed)): the manager registers cars and does not rent them; log in as a user to rent")
+        if role == .notManager && account == manager {
+            throw AppError.failed(
+                "\(user.email) is the manager (\(manager.checksummed)): the manager registers cars and does not rent them; log in as a user to rent")
         }
-        if requireManager && account != manager {
-            throw CLIError("only the manager (\(manager.checksummed)) registers cars; \(user.email) (\(account?.checksummed ?? "no account")) is a user (to act as the manager, give its signer, e.g. --dev-account 0)")
+        if role == .managerOnly && account != manager {
+            throw AppError.failed(
+                "only the manager (\(manager.checksummed)) registers cars; \(user.email) (\(account?.checksummed ?? "no account")) is a user (to act as the manager, give its signer, e.g. --dev-account 0)")
         }
-        let session: NodeSession
-        if explicit {
+        let key: PrivateKey
+        if signer.isExplicit {
             // The same connection signs: the embedded chain is opened once per process.
-            let key = try await signer.loadKey(chainID: reading.chainID) { try? await reading.client.clientVersion() }
-            session = try await reading.signing(with: key, transactions: transactions)
+            key = try await signer.key(chainID: reading.chainID) { try? await reading.client.clientVersion() }
         } else {
-            let unlocked = try await user.unlock(contract: readContract, auth: auth, passwordFile: signer.password.passwordFile)
-            session = try await reading.signing(with: unlocked.key, transactions: transactions)
+            key = try await user.unlock(contract: readContract, password: password).key
         }
+        let session = try await reading.signing(with: key, settings: settings)
         let contract = try await session.contract()
-        guard let address = session.sender?.address else { throw CLIError("no signer") }
+        guard let address = session.sender?.address else { throw AppError.failed("no signer") }
         return ActingUser(user: user, session: session, contract: contract, signer: address, manager: manager, account: account)
     }
 }

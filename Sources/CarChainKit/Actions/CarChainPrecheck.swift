@@ -7,19 +7,19 @@ import EthereumPrimitives
 /// already has a user id) are left to the gas estimate, which reports the contract's reason too.
 ///
 /// The seed's contract has only `getUserCredit` and `getUserCar`; on it, only the user checks run.
-struct CarChainPrecheck {
-    let contract: CarChainContract
-    let sender: Address
+public struct CarChainPrecheck: Sendable {
+    public let contract: CarChainContract
+    public let sender: Address
     /// True for the project's contract (it has `manager()`, `getCar`, `isUserRegistered`, `getUserAccount`).
-    let isProject: Bool
+    public let isProject: Bool
 
-    static func make(contract: CarChainContract, sender: Address) async -> CarChainPrecheck {
+    public static func make(contract: CarChainContract, sender: Address) async -> CarChainPrecheck {
         let isProject = (try? await contract.manager()) != nil
         return CarChainPrecheck(contract: contract, sender: sender, isProject: isProject)
     }
 
     /// The reason `operation` would be refused, or nil when the readable checks pass.
-    func refusal(of operation: CarChainOperation) async throws -> String? {
+    public func refusal(of operation: CarChainOperation) async throws -> String? {
         switch operation {
         case .registerNewUser(let userId):
             if userId.isEmpty { return "empty user id" }

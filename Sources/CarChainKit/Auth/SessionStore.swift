@@ -1,4 +1,5 @@
 import AuthEmulator
+import EthereumPrimitives
 import Foundation
 
 /// Errors from reading or writing the saved session.
@@ -33,11 +34,9 @@ public struct SessionStore: Sendable {
         self.path = (home as NSString).appendingPathComponent("session.json")
     }
 
-    /// carchain's home directory: `$CARCHAIN_HOME`, else `$HOME/.carchain`.
+    /// carchain's home directory: `$CARCHAIN_HOME`, else `$HOME/.carchain` (``CarchainHome``).
     public static func home(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        if let home = environment["CARCHAIN_HOME"], !home.isEmpty { return home }
-        let userHome = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-        return (userHome as NSString).appendingPathComponent(".carchain")
+        CarchainHome.current(environment: environment).directory.path
     }
 
     /// The store in `home(environment:)`.

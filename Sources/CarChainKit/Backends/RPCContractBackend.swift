@@ -1,16 +1,23 @@
 import CarChain
 import EthereumPrimitives
 import EthereumRPC
+import EthereumTransactions
 
 /// The CarChain binding's backend over JSON-RPC: calls are `eth_call`, transactions go through a
 /// ``TransactionSender`` (chain id checked, gas estimated, fees, nonce, receipt). A failed transaction's
 /// revert data is recovered by replaying it (``TransactionSender/revertReason(of:)``).
-struct RPCContractBackend: ContractBackend {
-    let client: RPCClient
+public struct RPCContractBackend: ContractBackend {
+    /// The node.
+    public let client: RPCClient
     /// Nil for read-only sessions: `send` then fails.
-    let sender: TransactionSender?
+    public let sender: TransactionSender?
 
-    func call(to: Address, data: [UInt8], from: Address?) async throws -> CallOutcome {
+    public init(client: RPCClient, sender: TransactionSender?) {
+        self.client = client
+        self.sender = sender
+    }
+
+    public func call(to: Address, data: [UInt8], from: Address?) async throws -> CallOutcome {
         do {
             return .returned(try await client.call(CallRequest(from: from ?? sender?.address, to: to, data: data)))
         } catch {
@@ -19,10 +26,10 @@ struct RPCContractBackend: ContractBackend {
         }
     }
 
-    func send(to: Address?, data: [UInt8], value: UInt256, from: Address?) async throws -> TransactionOutcome {
-        guard let sender else { throw CLIError("this command has no signer") }
+    public func send(to: Address?, data: [UInt8], value: UInt256, from: Address?) async throws -> TransactionOutcome {
+        guard let sender else { throw AppError.failed("this command has no signer") }
         if let from, from != sender.address {
-            throw CLIError("cannot send from \(from): the signer is \(sender.address)")
+            throw AppError.failed("cannot send from \(from): the signer is \(sender.address)")
         }
         let mined = try await sender.sendAndWait(TransactionRequest(to: to, data: data, value: value))
         let revertData = mined.succeeded ? nil : await sender.revertReason(of: mined)?.data

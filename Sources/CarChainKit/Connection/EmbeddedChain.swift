@@ -1,42 +1,41 @@
 import CarChain
 import Chain
-import DevNode
 import EthereumPrimitives
-import EthereumRPC
+import EthereumTransactions
 import Foundation
 
-/// The CLI's embedded chain: a ``DevChain`` on a data directory (default `$CARCHAIN_HOME/chain`),
-/// answered in-process through ``InProcessTransport``, with the project's CarChain deployed once on
-/// first use by dev account 0 and its address kept in `<data dir>/carchain.json` (not in
-/// `config.json`, which is for real nodes). `carchain node` uses the same file for its contract.
-enum EmbeddedChain {
+/// The embedded chain: a ``DevChain`` on a data directory (default `$CARCHAIN_HOME/chain`), answered
+/// in-process through DevNode's `InProcessTransport` (see ``ChainSession``), with the project's CarChain
+/// deployed once on first use by dev account 0 and its address kept in `<data dir>/carchain.json` (not in
+/// `config.json`, which is for real nodes). `carchain node` (``LocalNode``) uses the same file.
+public enum EmbeddedChain {
     /// `<dataDirectory>/carchain.json`.
-    static func contractFile(_ dataDirectory: URL) -> URL { dataDirectory.appendingPathComponent("carchain.json") }
+    public static func contractFile(_ dataDirectory: URL) -> URL { dataDirectory.appendingPathComponent("carchain.json") }
 
     /// The CarChain address remembered in the data directory.
-    static func rememberedContract(_ dataDirectory: URL) -> Address? {
+    public static func rememberedContract(_ dataDirectory: URL) -> Address? {
         guard let data = try? Data(contentsOf: contractFile(dataDirectory)),
-            let json = try? JSONDecoder().decode(JSONValue.self, from: data),
+            let json = try? JSONValue(parsing: [UInt8](data)),
             let text = json["contract"]?.stringValue
         else { return nil }
         return try? Address(text)
     }
 
     /// Remembers `address` as the data directory's CarChain.
-    static func remember(contract address: Address, chainID: UInt64, in dataDirectory: URL) throws(CLIError) {
+    public static func remember(contract address: Address, chainID: UInt64, in dataDirectory: URL) throws(AppError) {
         let json = JSONValue.object([("contract", .string(address.checksummed)), ("chainId", .number(String(chainID)))])
         do {
             try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
             try Data((json.description + "\n").utf8).write(to: contractFile(dataDirectory), options: .atomic)
         } catch {
-            throw CLIError("cannot write \(contractFile(dataDirectory).path): \(error.localizedDescription)")
+            throw AppError.failed("cannot write \(contractFile(dataDirectory).path): \(error.localizedDescription)")
         }
     }
 
     /// Opens the chain in `dataDirectory`. Another CLI process may hold the lock for the moment (its
     /// command is short): wait for it up to `wait` seconds. A `carchain node` holding it is reported
     /// through ``ChainError/dataDirectoryLocked(path:pid:url:)`` with its URL.
-    static func open(_ dataDirectory: URL, config: ChainConfig = ChainConfig(), wait: Double = 15) async throws -> DevChain {
+    public static func open(_ dataDirectory: URL, config: ChainConfig = ChainConfig(), wait: Double = 15) async throws -> DevChain {
         let deadline = Date().addingTimeInterval(wait)
         while true {
             do {
@@ -50,22 +49,22 @@ enum EmbeddedChain {
 
     /// The CarChain of this chain: the remembered one when it has code, otherwise the project's
     /// contract deployed now by the first dev account (and remembered when there is a data directory).
-    static func ensureContract(on chain: DevChain, dataDirectory: URL?) async throws -> Address {
+    public static func ensureContract(on chain: DevChain, dataDirectory: URL?) async throws -> Address {
         if let dataDirectory, let remembered = rememberedContract(dataDirectory),
             try await !chain.code(remembered, at: .latest).isEmpty
         {
             return remembered
         }
-        guard let deployer = chain.accounts.first else { throw CLIError("the embedded chain has no dev account to deploy CarChain") }
+        guard let deployer = chain.accounts.first else { throw AppError.failed("the embedded chain has no dev account to deploy CarChain") }
         let hash = try await chain.sendTransaction(
-            Chain.TransactionRequest(from: deployer, data: CarChainArtifact.project.bytecode))
+            CallRequest(from: deployer, data: CarChainArtifact.project.bytecode))
         var receipt = try await chain.receipt(hash: hash)
         if receipt == nil {
             try await chain.mine()
             receipt = try await chain.receipt(hash: hash)
         }
         guard let receipt, receipt.status, let address = receipt.contractAddress else {
-            throw CLIError("deploying CarChain on the embedded chain failed (transaction \(hash))")
+            throw AppError.failed("deploying CarChain on the embedded chain failed (transaction \(hash))")
         }
         if let dataDirectory { try remember(contract: address, chainID: chain.chainId, in: dataDirectory) }
         return address

@@ -1,15 +1,18 @@
+import EthereumCrypto
 import EthereumPrimitives
 import Foundation
 
-/// The CLI's state directory, `$CARCHAIN_HOME` (default `~/.carchain`), and its `config.json`:
+/// The app's state directory, `$CARCHAIN_HOME` (default `~/.carchain`), and its `config.json`:
 /// `{"contracts": {"<chain id>": "0x…"}}` remembers the CarChain contract deployed on each chain, so later
 /// commands need no `--contract`. Other members of the file are kept as they are.
-struct CarchainHome {
+public struct CarchainHome: Sendable {
     /// The directory.
-    let directory: URL
+    public let directory: URL
+
+    public init(directory: URL) { self.directory = directory }
 
     /// `$CARCHAIN_HOME`, or `~/.carchain`.
-    static func current(environment: [String: String] = ProcessInfo.processInfo.environment) -> CarchainHome {
+    public static func current(environment: [String: String] = ProcessInfo.processInfo.environment) -> CarchainHome {
         if let dir = environment["CARCHAIN_HOME"], !dir.isEmpty {
             return CarchainHome(directory: URL(fileURLWithPath: dir))
         }
@@ -17,35 +20,43 @@ struct CarchainHome {
         return CarchainHome(directory: home.appendingPathComponent(".carchain"))
     }
 
-    var configFile: URL { directory.appendingPathComponent("config.json") }
+    public var configFile: URL { directory.appendingPathComponent("config.json") }
+    /// The embedded chain's default data directory, `<home>/chain`.
+    public var chainDirectory: URL { directory.appendingPathComponent("chain") }
+    /// The keystores, `<home>/keystore`.
+    public var keystores: KeystoreDirectory { KeystoreDirectory(url: directory.appendingPathComponent("keystore")) }
+    /// The saved session, `<home>/session.json`.
+    public var sessions: SessionStore { SessionStore(home: directory.path) }
+    /// Which address belongs to which auth user on this machine, `<home>/accounts.json`.
+    public var accounts: AccountBook { AccountBook(file: directory.appendingPathComponent("accounts.json")) }
 
     /// The whole config document (an empty object when the file does not exist).
-    func loadConfig() throws(CLIError) -> [(key: String, value: JSONValue)] {
+    public func loadConfig() throws(AppError) -> [(key: String, value: JSONValue)] {
         guard FileManager.default.fileExists(atPath: configFile.path) else { return [] }
         do {
             let data = try Data(contentsOf: configFile)
-            guard case .object(let members) = try JSONDecoder().decode(JSONValue.self, from: data) else {
-                throw CLIError("\(configFile.path) is not a JSON object")
+            guard case .object(let members) = try JSONValue(parsing: [UInt8](data)) else {
+                throw AppError.failed("\(configFile.path) is not a JSON object")
             }
             return members
-        } catch let error as CLIError {
+        } catch let error as AppError {
             throw error
         } catch {
-            throw CLIError("cannot read \(configFile.path): \(error.localizedDescription)")
+            throw AppError.failed("cannot read \(configFile.path): \(error.localizedDescription)")
         }
     }
 
     /// The contract remembered for a chain id, if any.
-    func contract(chainID: UInt64) throws(CLIError) -> Address? {
+    public func contract(chainID: UInt64) throws(AppError) -> Address? {
         let config = try loadConfig()
         guard let text = config.first(where: { $0.key == "contracts" })?.value[String(chainID)]?.stringValue else { return nil }
         do { return try Address(text) } catch {
-            throw CLIError("\(configFile.path): contracts.\(chainID) is not an address: \(error)")
+            throw AppError.failed("\(configFile.path): contracts.\(chainID) is not an address: \(error)")
         }
     }
 
     /// Remembers `address` as the contract of `chainID`.
-    func remember(contract address: Address, chainID: UInt64) throws(CLIError) {
+    public func remember(contract address: Address, chainID: UInt64) throws(AppError) {
         var config = try loadConfig()
         var contracts = config.first(where: { $0.key == "contracts" })?.value.objectValue ?? []
         contracts.removeAll { $0.key == String(chainID) }
@@ -57,12 +68,12 @@ struct CarchainHome {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             try Data((CarchainHome.pretty(.object(config)) + "\n").utf8).write(to: configFile, options: .atomic)
         } catch {
-            throw CLIError("cannot write \(configFile.path): \(error.localizedDescription)")
+            throw AppError.failed("cannot write \(configFile.path): \(error.localizedDescription)")
         }
     }
 
     /// JSON text with two-space indentation (members in stored order).
-    static func pretty(_ value: JSONValue, indent: String = "") -> String {
+    public static func pretty(_ value: JSONValue, indent: String = "") -> String {
         let inner = indent + "  "
         switch value {
         case .object(let members) where !members.isEmpty:

@@ -2,25 +2,26 @@ import CarChain
 import EthereumPrimitives
 import Foundation
 
-/// The fleet commands' chain reads and map writing, shared with `carchain demo`.
-enum FleetChain {
+/// The fleet's chain reads and map writing (`carchain cars`, `map`, `demo`, and an app's map view).
+public enum FleetChain {
     /// Each car's availability from the contract's `getCar`.
-    static func availability(of cars: [FleetCar], contract: CarChainContract) async throws -> [String: CarAvailability] {
+    public static func availability(of cars: [FleetCar], contract: CarChainContract) async throws -> [String: CarAvailability] {
         var out: [String: CarAvailability] = [:]
         for car in cars { out[car.plate] = CarAvailability(try await contract.getCar(car.plate)) }
         return out
     }
 
-    struct MapResult {
-        var path: String
-        var drawn: Int
-        var available: Int
-        var radius: Double
-        var center: GeoPoint
+    /// What a written map shows.
+    public struct MapResult: Sendable {
+        public var path: String
+        public var drawn: Int
+        public var available: Int
+        public var radius: Double
+        public var center: GeoPoint
     }
 
     /// Renders and writes the map (atomically).
-    static func writeMap(
+    public static func writeMap(
         cars: [FleetCar], availability: [String: CarAvailability], near: GeoPoint?, radius: Double?, to path: String
     ) throws -> MapResult {
         let center = near ?? centroid(cars) ?? GeoPoint.puertaDelSol
@@ -36,13 +37,13 @@ enum FleetChain {
         do {
             try Data(svg.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
-            throw CLIError("cannot write \(path): \(error.localizedDescription)")
+            throw AppError.failed("cannot write \(path): \(error.localizedDescription)")
         }
         return MapResult(path: path, drawn: rows.count, available: available, radius: shown, center: center)
     }
 
     /// The mean position of the cars (fine for a city-sized fleet).
-    static func centroid(_ cars: [FleetCar]) -> GeoPoint? {
+    public static func centroid(_ cars: [FleetCar]) -> GeoPoint? {
         guard !cars.isEmpty else { return nil }
         let n = Double(cars.count)
         return GeoPoint(latitude: cars.map(\.latitude).reduce(0, +) / n, longitude: cars.map(\.longitude).reduce(0, +) / n)
@@ -50,15 +51,15 @@ enum FleetChain {
 }
 
 /// JSON forms of fleet records.
-enum FleetJSON {
-    static func car(_ car: FleetCar) -> JSONValue {
+public enum FleetJSON {
+    public static func car(_ car: FleetCar) -> JSONValue {
         .object([
             ("plate", .string(car.plate)), ("latitude", .number(String(car.latitude))), ("longitude", .number(String(car.longitude))),
             ("updatedAt", .string(ISO8601DateFormatter().string(from: car.updatedAt))),
         ])
     }
 
-    static func row(_ row: FleetListingEntry) -> JSONValue {
+    public static func row(_ row: FleetListingEntry) -> JSONValue {
         var members = car(row.car).objectValue ?? []
         members.append(("status", .string(row.availability.description)))
         if case .rented(let renter) = row.availability { members.append(("renter", .string(renter))) }
@@ -67,9 +68,9 @@ enum FleetJSON {
     }
 }
 
-/// The `carchain cars` table.
-enum FleetTable {
-    static func render(_ rows: [FleetListingEntry], total: Int, near: GeoPoint?, radius: Double?, all: Bool) -> String {
+/// The fleet listing as a table (`carchain cars`).
+public enum FleetTable {
+    public static func render(_ rows: [FleetListingEntry], total: Int, near: GeoPoint?, radius: Double?, all: Bool) -> String {
         if total == 0 { return "no cars on the fleet map yet (the manager adds them with `carchain car register PLATE --at LAT,LON`)" }
         let scope: String
         if all {

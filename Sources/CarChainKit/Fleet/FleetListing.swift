@@ -1,3 +1,4 @@
+import CarChain
 /// A car's state on chain, as the fleet map shows it.
 public enum CarAvailability: Sendable, Hashable, CustomStringConvertible {
     /// Registered and free.

@@ -1,3 +1,4 @@
+import CarChain
 import EthereumPrimitives
 
 /// A CarChain event with where it happened, as `eth_getLogs` returns it.

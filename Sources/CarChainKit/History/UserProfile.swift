@@ -1,10 +1,12 @@
 import CarChain
 import EthereumPrimitives
 import EthereumRPC
+import EthereumWire
 
 /// The contract's events from `eth_getLogs`, decoded, in chain order.
-enum ContractHistory {
-    static func events(session: NodeSession, contract: CarChainContract) async throws -> [RecordedCarChainEvent] {
+public enum ContractHistory {
+    /// Every CarChain event of `contract`, decoded, in block and log order.
+    public static func events(session: ChainSession, contract: CarChainContract) async throws -> [RecordedCarChainEvent] {
         let logs = try await session.client.logs(LogFilter(fromBlock: .earliest, toBlock: .latest, addresses: [contract.address]))
         let ordered = logs.filter { !$0.removed }.sorted {
             ($0.blockNumber ?? 0, $0.logIndex ?? 0) < ($1.blockNumber ?? 0, $1.logIndex ?? 0)
@@ -18,20 +20,21 @@ enum ContractHistory {
     }
 }
 
-/// `carchain profile` for the logged-in user: who, account, credit, car, and the history from events.
-struct UserProfile {
-    var email: String
-    var uid: String
-    var address: Address?
-    var credit: UInt256
-    var car: String
-    var history: UserHistory
+/// The logged-in user's profile (`carchain profile`): who, account, credit, car, and the history rebuilt from
+/// the contract's events.
+public struct UserProfile: Sendable {
+    public var email: String
+    public var uid: String
+    public var address: Address?
+    public var credit: UInt256
+    public var car: String
+    public var history: UserHistory
 
-    static func load(user: LoggedInUser, session: NodeSession) async throws -> UserProfile {
+    public static func load(user: LoggedInUser, session: ChainSession) async throws -> UserProfile {
         let contract = try await session.contract()
         let car = try await contract.getUserCar(user.uid)
         guard !car.isEmpty else {
-            throw CLIError("\(user.email) (uid \(user.uid)) is not registered on chain \(session.chainID): run `carchain login \(user.email)`")
+            throw AppError.failed("\(user.email) (uid \(user.uid)) is not registered on chain \(session.chainID): run `carchain login \(user.email)`")
         }
         return UserProfile(
             email: user.email, uid: user.uid, address: try await user.address(contract: contract),
@@ -39,7 +42,7 @@ struct UserProfile {
             history: UserHistory(userId: user.uid, events: try await ContractHistory.events(session: session, contract: contract)))
     }
 
-    var text: String {
+    public var text: String {
         var lines = [
             "email:   \(email)", "uid:     \(uid)", "account: \(address?.checksummed ?? "-")", "credit:  \(credit)", "car:     \(car)",
         ]
@@ -55,7 +58,7 @@ struct UserProfile {
         return lines.joined(separator: "\n")
     }
 
-    var json: JSONValue {
+    public var json: JSONValue {
         .object([
             ("email", .string(email)), ("uid", .string(uid)), ("address", address.map { .string($0.checksummed) } ?? .null),
             ("credit", .string(credit.description)), ("car", .string(car)),

@@ -1,3 +1,4 @@
+import CarChain
 import EthereumCrypto
 import EthereumPrimitives
 import Foundation
@@ -21,41 +22,40 @@ extension Scenario {
     /// document has no `"name"`.
     public init(json: [UInt8], source: String = "scenario", defaultName: String = "scenario") throws(ScenarioError) {
         let document: JSONValue
-        do { document = try JSONDecoder().decode(JSONValue.self, from: Data(json)) } catch {
+        do { document = try JSONValue(parsing: json) } catch {
             throw .invalidJSON(source: source, reason: Self.describe(error, json: json))
         }
         var parser = ScenarioParser(source: source)
         self = try parser.scenario(document, defaultName: defaultName)
     }
 
-    /// A readable reason for JSON that does not parse, with the line and column when Foundation's
-    /// parser reports a position ("… around character N").
-    private static func describe(_ error: Error, json: [UInt8]) -> String {
-        var detail: String?
+    /// A readable reason for JSON that does not parse, with its line and column. The wording is Foundation's
+    /// where it has one (kept so the CLI says what it always said), else the parser's own.
+    private static func describe(_ error: JSONParseError, json: [UInt8]) -> String {
+        var message = error.message
+        var offset = error.offset
         do {
             _ = try JSONSerialization.jsonObject(with: Data(json), options: [.fragmentsAllowed])
         } catch let parseError {
-            detail = (parseError as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
-        }
-        guard var text = detail else {
-            if case DecodingError.dataCorrupted(let context) = error { return context.debugDescription }
-            return "\(error)"
-        }
-        if text.hasSuffix(".") { text.removeLast() }
-        if let range = text.range(of: "around character "), let offset = Int(text[range.upperBound...]) {
-            var line = 1
-            var column = 1
-            for byte in json.prefix(offset) {
-                if byte == UInt8(ascii: "\n") {
-                    line += 1
-                    column = 1
-                } else if byte & 0xC0 != 0x80 {
-                    column += 1
+            if var text = (parseError as NSError).userInfo[NSDebugDescriptionErrorKey] as? String {
+                if text.hasSuffix(".") { text.removeLast() }
+                if let range = text.range(of: " around character "), let at = Int(text[range.upperBound...]) {
+                    message = text.prefix(1).lowercased() + text[text.index(after: text.startIndex)..<range.lowerBound]
+                    offset = at
                 }
             }
-            text = String(text[..<range.lowerBound]) + "at line \(line), column \(column)"
         }
-        return text.prefix(1).lowercased() + text.dropFirst()
+        var line = 1
+        var column = 1
+        for byte in json.prefix(offset) {
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+        }
+        return "\(message) at line \(line), column \(column)"
     }
 }
 

@@ -1,3 +1,4 @@
+import CarChain
 import EthereumCrypto
 import EthereumPrimitives
 

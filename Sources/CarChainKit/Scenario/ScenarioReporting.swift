@@ -1,21 +1,22 @@
 import CarChain
 import EthereumPrimitives
 
-/// Helpers shared by `gas-report` and `simulate`.
-enum AnalysisSupport {
+/// Scenario runs as people and scripts read them (`gas-report`, `simulate`): the fork check, each step as
+/// JSON, and the step table.
+public enum ScenarioReporting {
     /// A fork by name (`cancun`, `Prague`, …).
-    static func hardfork(_ name: String) throws -> Hardfork {
+    public static func hardfork(_ name: String) throws(AppError) -> Hardfork {
         guard let fork = Hardfork(name: name) else {
-            throw CLIError("unknown hardfork \(String(reflecting: name)) (e.g. byzantium, london, shanghai, cancun, prague)")
+            throw AppError.failed("unknown hardfork \(String(reflecting: name)) (e.g. byzantium, london, shanghai, cancun, prague)")
         }
         guard fork >= .cancun else {
-            throw CLIError("the project's contract needs cancun or later (its bytecode uses PUSH0 and MCOPY); got \(fork.name)")
+            throw AppError.failed("the project's contract needs cancun or later (its bytecode uses PUSH0 and MCOPY); got \(fork.name)")
         }
         return fork
     }
 
     /// One step as JSON: number, label, operation, sender, outcome, gas (and the baseline's).
-    static func stepJSON(_ step: ScenarioStepResult, baseline: ScenarioStepResult?) -> JSONValue {
+    public static func stepJSON(_ step: ScenarioStepResult, baseline: ScenarioStepResult?) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = [
             ("step", .number(String(step.number))), ("label", .string(step.label)), ("operation", .string(step.operation.description)),
             ("from", .string(step.from)), ("succeeded", .bool(step.succeeded)), ("outcome", .string(step.outcomeDescription)),
@@ -29,7 +30,7 @@ enum AnalysisSupport {
     }
 
     /// Every step with its outcome and gas, as a table or Markdown.
-    static func stepsTable(_ run: ScenarioRun, baseline: ScenarioRun?, markdown: Bool) -> String {
+    public static func stepsTable(_ run: ScenarioRun, baseline: ScenarioRun?, markdown: Bool) -> String {
         var lines: [String] = []
         var header = "| # | step | from | outcome | gas (\(run.contract)) |"
         var rule = "|---|---|---|---|---:|"

@@ -1,3 +1,4 @@
+import CarChain
 import Chain
 import EthereumABI
 import EthereumCrypto

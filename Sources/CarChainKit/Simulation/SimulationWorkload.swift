@@ -1,3 +1,4 @@
+import CarChain
 import EthereumPrimitives
 
 /// Who sends a simulated operation.

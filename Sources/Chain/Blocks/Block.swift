@@ -31,9 +31,6 @@ public struct Block: Sendable, Hashable {
 
     /// The transaction hashes, in block order.
     public var transactionHashes: [Bytes32] { transactions.map(\.hash) }
-
-    /// True from Shanghai: the block carries an (empty) withdrawals list.
-    public var hasWithdrawals: Bool { header.withdrawalsRoot != nil }
 }
 
 /// Names a block the way JSON-RPC block parameters do.

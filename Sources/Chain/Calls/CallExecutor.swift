@@ -2,7 +2,7 @@ import EVM
 import EthereumPrimitives
 import EthereumTransactions
 
-/// A call made ready to run: the fields of a ``TransactionRequest`` with defaults filled in.
+/// A call made ready to run: the fields of a ``CallRequest`` with defaults filled in.
 struct PreparedCall: Sendable {
     var from: Address
     var to: Address?
@@ -57,37 +57,15 @@ enum CallExecutor {
             journaled.recordsChanges = recording
         }
         journaled.subtractBalance(call.from, gasCost.partialValue)
-        if rules.accessLists {
-            journaled.prewarm(call.from)
-            if let to = call.to { journaled.prewarm(to) }
-            for address in Precompiles.addresses(for: fork) { journaled.prewarm(address) }
-            for entry in call.accessList {
-                journaled.prewarm(entry.address)
-                for key in entry.storageKeys { journaled.prewarm(entry.address, UInt256(key)) }
-            }
-            if rules.warmCoinbase { journaled.prewarm(block.coinbase) }
-        }
-        let gas = Int64(clamping: call.gas - intrinsic.gas)
-        let message: Message
-        if let to = call.to {
-            journaled.setNonce(call.from, journaled.nonce(of: call.from) &+ 1)
-            message = .call(from: call.from, to: to, value: call.value, input: call.data, gas: gas)
-        } else {
-            message = .create(from: call.from, value: call.value, initCode: call.data, gas: gas)
-        }
+        MessageExecution.prewarm(
+            &journaled, sender: call.from, to: call.to, accessList: call.accessList, block: block, rules: rules)
+        let message = MessageExecution.message(
+            &journaled, from: call.from, to: call.to, value: call.value, data: call.data,
+            gas: Int64(clamping: call.gas - intrinsic.gas))
         let environment = TransactionEnvironment(origin: call.from, gasPrice: call.gasPrice, blobHashes: call.blobHashes)
-        var host = JournaledState(state: WorldState(), blockHashes: journaled.blockHashes)
-        swap(&host, &journaled)
-        var interpreter = Interpreter(
-            host: consume host, rules: rules, block: block, transaction: environment, tracer: tracer, buffers: buffers)
-        let result = interpreter.execute(message)
-        tracer = interpreter.tracer
-        swap(&interpreter.host, &journaled)
-
-        let gasLeft = UInt64(Swift.max(0, result.gasLeft))
-        let usedBeforeRefund = call.gas - gasLeft
-        let refund = Swift.min(UInt64(Swift.max(0, result.gasRefund)), usedBeforeRefund / UInt64(rules.refundQuotient))
-        let gasUsed = Swift.max(usedBeforeRefund - refund, intrinsic.floor)
+        let result = MessageExecution.run(
+            message, in: &journaled, rules: rules, block: block, transaction: environment, tracer: &tracer, buffers: buffers)
+        let gasUsed = MessageExecution.settle(gasLimit: call.gas, result: result, rules: rules, floor: intrinsic.floor).gasUsed
         if let reason = result.unsupportedReason { throw .executionFailed("unsupported by this EVM: \(reason)") }
         return CallResult(
             status: result.status, output: result.output, gasUsed: gasUsed, logs: journaled.logs,

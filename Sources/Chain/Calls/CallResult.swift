@@ -1,4 +1,5 @@
 import EVM
+import EthereumABI
 import EthereumPrimitives
 import EthereumTransactions
 
@@ -23,8 +24,18 @@ public struct CallResult: Sendable {
     /// data); ``ChainError/executionFailed(_:)`` on an exceptional halt.
     public var error: ChainError? {
         if isSuccess { return nil }
-        if status == .reverted { return .executionReverted(data: output, reason: RevertReason.decode(output)) }
+        if status == .reverted { return .executionReverted(data: output, reason: Self.reason(output)) }
         return .executionFailed(status.errorDescription ?? "execution failed")
+    }
+
+    /// The text a node adds to "execution reverted": the `Error(string)` message, or the `Panic(uint256)`
+    /// code and meaning (decoded by EthereumABI's ``RevertReason``); nil for empty or other data.
+    static func reason(_ data: [UInt8]) -> String? {
+        switch RevertReason(data: data) {
+        case .error(let message): return message
+        case .panic(let code): return "panic \(code)"
+        case .empty, .custom, .unrecognized: return nil
+        }
     }
 }
 

@@ -6,12 +6,4 @@ public enum ChainStorage: Sendable {
     case memory
     /// `<directory>/chain.sqlite` (WAL mode) and `<directory>/LOCK`.
     case directory(URL)
-
-    /// `$CARCHAIN_HOME/chain`, or `~/.carchain/chain` when CARCHAIN_HOME is unset.
-    public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        if let home = environment["CARCHAIN_HOME"], !home.isEmpty {
-            return URL(fileURLWithPath: home).appendingPathComponent("chain")
-        }
-        return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".carchain/chain")
-    }
 }

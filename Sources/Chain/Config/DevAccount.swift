@@ -48,6 +48,12 @@ public enum DevAccounts {
         return accounts
     }
 
+    /// The key of account `index` of `mnemonic` (m/44'/60'/0'/0/index), e.g. dev account 0, the CarChain
+    /// manager on a fresh dev chain.
+    public static func key(index: UInt32, mnemonic: String = testMnemonic) throws(HDWalletError) -> PrivateKey {
+        try ExtendedPrivateKey(mnemonic: try Mnemonic(phrase: mnemonic)).derive(path: .ethereum(index: index)).privateKey
+    }
+
     /// The 10 accounts of ``testMnemonic`` with 10,000 ETH each (derived once).
     public static let standard: [DevAccount] = (try? derive()) ?? []
 }

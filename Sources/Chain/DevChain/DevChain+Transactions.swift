@@ -26,7 +26,7 @@ extension DevChain {
     /// ``maxPriorityFeePerGas()``; a gas price selects a legacy (or, with an access list, EIP-2930)
     /// transaction, otherwise EIP-1559.
     @discardableResult
-    public func sendTransaction(_ request: TransactionRequest) throws(ChainError) -> Bytes32 {
+    public func sendTransaction(_ request: CallRequest) throws(ChainError) -> Bytes32 {
         guard let from = request.from else { throw .invalidParams("sendTransaction needs a from address") }
         guard let key = devKeys[from] else { throw .unknownAccount(from) }
         let nonce: UInt64

@@ -81,43 +81,15 @@ public enum TransactionExecutor {
         let blobFee = UInt256(tx.blobGas) &* block.blobBaseFee
         journaled.subtractBalance(sender, UInt256(tx.gasLimit) &* gasPrice &+ blobFee)
 
-        if rules.accessLists {
-            journaled.prewarm(sender)
-            if let to = tx.to { journaled.prewarm(to) }
-            for address in Precompiles.addresses(for: fork) { journaled.prewarm(address) }
-            for entry in tx.accessList {
-                journaled.prewarm(entry.address)
-                for key in entry.storageKeys { journaled.prewarm(entry.address, UInt256(key)) }
-            }
-            if rules.warmCoinbase { journaled.prewarm(block.coinbase) }
-        }
-
-        let gas = Int64(tx.gasLimit - intrinsic.gas)
-        let message: Message
-        if let to = tx.to {
-            journaled.setNonce(sender, tx.nonce + 1)
-            message = .call(from: sender, to: to, value: tx.value, input: tx.data, gas: gas)
-        } else {
-            message = .create(from: sender, value: tx.value, initCode: tx.data, gas: gas)
-        }
-
+        MessageExecution.prewarm(&journaled, sender: sender, to: tx.to, accessList: tx.accessList, block: block, rules: rules)
+        // validate() checked nonce < 2^64 - 1 and gasLimit <= Int64.max.
+        let message = MessageExecution.message(
+            &journaled, from: sender, to: tx.to, value: tx.value, data: tx.data, gas: Int64(tx.gasLimit - intrinsic.gas))
         let environment = TransactionEnvironment(
             origin: sender, gasPrice: gasPrice, blobHashes: tx.blobVersionedHashes)
-        var host = JournaledState(state: WorldState(), blockHashes: journaled.blockHashes)
-        swap(&host, &journaled)
-        var interpreter = Interpreter(
-            host: consume host, rules: rules, block: block, transaction: environment, tracer: tracer, buffers: buffers)
-        let result = interpreter.execute(message)
-        tracer = interpreter.tracer
-        swap(&interpreter.host, &journaled)
-
-        // Refund: at most gasUsed / 2 (gasUsed / 5 from EIP-3529).
-        let gasLeftBeforeRefund = UInt64(Swift.max(0, result.gasLeft))
-        let usedBeforeRefund = tx.gasLimit - gasLeftBeforeRefund
-        let refund = Swift.min(UInt64(Swift.max(0, result.gasRefund)), usedBeforeRefund / UInt64(rules.refundQuotient))
-        let gasLeftAfterRefund = gasLeftBeforeRefund + refund
-        // EIP-7623 (Prague): a transaction pays at least the calldata floor.
-        let gasUsed = Swift.max(tx.gasLimit - gasLeftAfterRefund, intrinsic.floor)
+        let result = MessageExecution.run(
+            message, in: &journaled, rules: rules, block: block, transaction: environment, tracer: &tracer, buffers: buffers)
+        let (gasUsed, refund) = MessageExecution.settle(gasLimit: tx.gasLimit, result: result, rules: rules, floor: intrinsic.floor)
         let gasLeft = tx.gasLimit - gasUsed
         journaled.addBalance(sender, UInt256(gasLeft) &* gasPrice)
 

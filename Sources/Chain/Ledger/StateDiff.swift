@@ -45,20 +45,6 @@ struct StateDiff: Sendable, Equatable {
     /// True when the block changed nothing.
     var isEmpty: Bool { accounts.isEmpty }
 
-    /// Adds the diff of a later step of the same block: for what both touched, the earlier
-    /// previous values win (they are older).
-    mutating func mergeLater(_ later: StateDiff) {
-        for (address, diff) in later.accounts {
-            guard var mine = accounts[address] else {
-                accounts[address] = diff
-                continue
-            }
-            for (key, value) in diff.slots where mine.slots[key] == nil { mine.slots[key] = value }
-            mine.storageCleared = mine.storageCleared || diff.storageCleared
-            accounts[address] = mine
-        }
-    }
-
     /// Turns `state` (after the block) into the state before it; `code` finds code by hash.
     func revert(_ state: inout WorldState, code: (Bytes32) -> [UInt8]) {
         for (address, diff) in accounts {

@@ -74,13 +74,6 @@ public final class ChainLock: @unchecked Sendable {
         try writeOwner()
     }
 
-    /// The recorded owner information.
-    public var ownerInfo: Owner {
-        mutex.lock()
-        defer { mutex.unlock() }
-        return owner
-    }
-
     /// Releases the lock (and empties the file). Safe to call more than once.
     public func release() {
         mutex.lock()

@@ -1,3 +1,4 @@
+import Chain
 import EVM
 import EthereumPrimitives
 import EthereumTransactions
@@ -78,7 +79,7 @@ extension StateTest {
     /// Parses every test in one file's JSON text.
     public static func parseFile(_ bytes: [UInt8]) throws(StateTestFormatError) -> [StateTest] {
         let root: JSONValue
-        do { root = try JSONParser.parse(bytes) } catch { throw StateTestFormatError(error.description) }
+        do { root = try JSONParser.parse(bytes) } catch { throw StateTestFormatError("not JSON: \(error)") }
         guard let members = root.objectValue else { throw StateTestFormatError("top level is not an object") }
         var tests: [StateTest] = []
         for (name, value) in members {

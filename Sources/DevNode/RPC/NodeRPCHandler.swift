@@ -1,6 +1,8 @@
 import Chain
 import EthereumCrypto
 import EthereumPrimitives
+import EthereumTransactions
+import EthereumWire
 
 /// Answers JSON-RPC 2.0 request bodies (single requests and batches) from a ``DevChain``: the
 /// standard `eth_`, `net_` and `web3_` methods, filters, `debug_traceTransaction`, and the dev methods
@@ -60,7 +62,7 @@ public final class NodeRPCHandler: Sendable {
             return Self.errorResponse(id: .null, .invalidRequest("body of \(body.count) bytes is larger than \(limits.maxBodyBytes) bytes"))
         }
         let document: JSONValue
-        do { document = try RequestJSONParser.parse(body) } catch {
+        do { document = try JSONParser.parse(body) } catch {
             return Self.errorResponse(id: .null, .parseError(error.description))
         }
         if case .array(let requests) = document {
@@ -110,7 +112,7 @@ public final class NodeRPCHandler: Sendable {
         guard case .string(let name)? = method else {
             return Self.errorResponse(id: id, .invalidRequest("method must be a string"))
         }
-        do throws(RPCFailure) {
+        do throws(JSONRPCErrorObject) {
             let decoded = try RPCRequest.decode(method: name, params: params)
             let result = try await execute(decoded)
             if isNotification { return nil }
@@ -120,17 +122,17 @@ public final class NodeRPCHandler: Sendable {
         }
     }
 
-    static func errorResponse(id: JSONValue, _ failure: RPCFailure) -> JSONValue {
+    static func errorResponse(id: JSONValue, _ failure: JSONRPCErrorObject) -> JSONValue {
         .object([("jsonrpc", .string("2.0")), ("id", id), ("error", failure.json)])
     }
 
     /// Runs a chain operation, mapping its error to the JSON-RPC answer.
-    func onChain<T>(_ body: () async throws(ChainError) -> T) async throws(RPCFailure) -> T {
-        do { return try await body() } catch { throw RPCFailure(error) }
+    func onChain<T>(_ body: () async throws(ChainError) -> T) async throws(JSONRPCErrorObject) -> T {
+        do { return try await body() } catch { throw JSONRPCErrorObject(error) }
     }
 
     /// Executes one decoded request and returns its `result`.
-    public func execute(_ request: RPCRequest) async throws(RPCFailure) -> JSONValue {
+    public func execute(_ request: RPCRequest) async throws(JSONRPCErrorObject) -> JSONValue {
         switch request {
         case .chainId: return NodeWire.q(chain.chainId)
         case .netVersion: return .string(String(chain.chainId))
@@ -160,14 +162,14 @@ public final class NodeRPCHandler: Sendable {
             return NodeWire.feeHistory(history)
         case .call(let request, let block):
             let result = try await onChain { () async throws(ChainError) in try await chain.call(request, at: block) }
-            if let error = result.error { throw RPCFailure(error) }
+            if let error = result.error { throw JSONRPCErrorObject(error) }
             return NodeWire.data(result.output)
         case .estimateGas(let request, let block):
             return NodeWire.q(try await onChain { () async throws(ChainError) in try await chain.estimateGas(request, at: block) })
         case .createAccessList(let request, let block):
             let result = try await onChain { () async throws(ChainError) in try await chain.createAccessList(request, at: block) }
             var members: [(key: String, value: JSONValue)] = [
-                ("accessList", NodeWire.accessList(result.accessList)), ("gasUsed", NodeWire.q(result.gasUsed)),
+                ("accessList", CallRequest.json(result.accessList)), ("gasUsed", NodeWire.q(result.gasUsed)),
             ]
             if let error = result.error { members.append(("error", .string(error.description))) }
             return .object(members)
@@ -204,7 +206,7 @@ public final class NodeRPCHandler: Sendable {
         case .sendTransaction(let request):
             return NodeWire.hash(try await onChain { () async throws(ChainError) in try await chain.sendTransaction(request) })
         case .sign(let address, let message):
-            guard let key = devKeys[address] else { throw RPCFailure(ChainError.unknownAccount(address)) }
+            guard let key = devKeys[address] else { throw JSONRPCErrorObject(ChainError.unknownAccount(address)) }
             return NodeWire.data(PersonalMessage.sign(message, with: key).rsv)
         case .newFilter(let filter):
             let head = await chain.blockNumber()
@@ -215,8 +217,8 @@ public final class NodeRPCHandler: Sendable {
         case .getFilterChanges(let id):
             return try await filterChanges(id)
         case .getFilterLogs(let id):
-            guard let filter = await filters.filter(id) else { throw RPCFailure(code: -32000, message: "filter not found") }
-            guard case .logs(let logFilter) = filter.kind else { throw RPCFailure(code: -32000, message: "filter \(id) is not a log filter") }
+            guard let filter = await filters.filter(id) else { throw JSONRPCErrorObject(code: JSONRPCErrorCode.serverError, message: "filter not found") }
+            guard case .logs(let logFilter) = filter.kind else { throw JSONRPCErrorObject(code: JSONRPCErrorCode.serverError, message: "filter \(id) is not a log filter") }
             return .array(try await onChain { () async throws(ChainError) in try await chain.logs(logFilter) }.map(NodeWire.log))
         case .uninstallFilter(let id):
             return .bool(await filters.uninstall(id))
@@ -260,8 +262,8 @@ public final class NodeRPCHandler: Sendable {
     }
 
     /// `eth_getFilterChanges`: new block hashes, or new matching logs, since the last poll.
-    private func filterChanges(_ id: String) async throws(RPCFailure) -> JSONValue {
-        guard let filter = await filters.filter(id) else { throw RPCFailure(code: -32000, message: "filter not found") }
+    private func filterChanges(_ id: String) async throws(JSONRPCErrorObject) -> JSONValue {
+        guard let filter = await filters.filter(id) else { throw JSONRPCErrorObject(code: JSONRPCErrorCode.serverError, message: "filter not found") }
         let head = await chain.blockNumber()
         guard let range = await filters.advance(id, to: head) else { return .array([]) }
         switch filter.kind {

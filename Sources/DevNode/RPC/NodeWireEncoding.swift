@@ -2,13 +2,14 @@ import Chain
 import EVM
 import EthereumPrimitives
 import EthereumTransactions
+import EthereumWire
 
 /// The JSON shapes of blocks, transactions, receipts, logs, fee histories and traces, as geth writes
 /// them (quantities as minimal hex, data as hex, addresses lowercase).
 enum NodeWire {
-    static func q(_ value: UInt64) -> JSONValue { .string("0x" + String(value, radix: 16)) }
+    static func q(_ value: UInt64) -> JSONValue { .string(Quantity.encode(value)) }
     static func q(_ value: Int) -> JSONValue { q(UInt64(value)) }
-    static func q(_ value: UInt256) -> JSONValue { .string(value.hexString) }
+    static func q(_ value: UInt256) -> JSONValue { .string(Quantity.encode(value)) }
     static func data(_ bytes: [UInt8]) -> JSONValue { .string(Hex.encode(bytes)) }
     static func hash(_ value: Bytes32) -> JSONValue { .string(Hex.encode(value.bytes)) }
     static func address(_ value: Address) -> JSONValue { .string(value.lowercasedHex) }
@@ -60,7 +61,7 @@ enum NodeWire {
             ("type", q(UInt64(tx.type.rawValue))),
         ]
         if tx.type != .legacy {
-            members.append(("accessList", accessList(tx.accessList)))
+            members.append(("accessList", CallRequest.json(tx.accessList)))
             if tx.type != .accessList {
                 members.append(("maxFeePerGas", q(tx.maxFeePerGas)))
                 members.append(("maxPriorityFeePerGas", q(tx.maxPriorityFeePerGas)))
@@ -74,10 +75,6 @@ enum NodeWire {
         members.append(("s", q(signed.signature.s)))
         if tx.type != .legacy, let parity = signed.yParity { members.append(("yParity", q(UInt64(parity)))) }
         return .object(members)
-    }
-
-    static func accessList(_ list: AccessList) -> JSONValue {
-        .array(list.map { .object([("address", address($0.address)), ("storageKeys", .array($0.storageKeys.map(hash)))]) })
     }
 
     static func block(_ block: Block, full: Bool) -> JSONValue {
@@ -116,7 +113,7 @@ enum NodeWire {
         return .object(members)
     }
 
-    static func feeHistory(_ history: FeeHistory) -> JSONValue {
+    static func feeHistory(_ history: Chain.FeeHistory) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = [
             ("oldestBlock", q(history.oldestBlock)), ("baseFeePerGas", .array(history.baseFeePerGas.map { q($0) })),
             ("gasUsedRatio", .array(history.gasUsedRatio.map { .number(String($0)) })),

@@ -1,7 +1,7 @@
 import Chain
 import EthereumPrimitives
-import EthereumRPC
 import EthereumTransactions
+import EthereumWire
 
 /// Positional JSON-RPC parameters with typed readers. Every reader fails with -32602 naming the
 /// argument ("invalid argument 1: …"), so a wrong type is never mistaken for an unknown method.
@@ -9,7 +9,7 @@ struct RPCParams {
     let items: [JSONValue]
 
     /// Reads `params`: absent or null is no parameters; an array is positional; anything else is refused.
-    init(_ params: JSONValue?) throws(RPCFailure) {
+    init(_ params: JSONValue?) throws(JSONRPCErrorObject) {
         switch params {
         case nil, .null?: items = []
         case .array(let values)?: items = values
@@ -18,7 +18,7 @@ struct RPCParams {
     }
 
     /// Refuses more than `count` parameters, or fewer than `required`.
-    func expect(_ required: Int, _ count: Int) throws(RPCFailure) {
+    func expect(_ required: Int, _ count: Int) throws(JSONRPCErrorObject) {
         if items.count > count { throw .invalidParams("too many arguments, want at most \(count)") }
         if items.count < required {
             throw .invalidParams("missing value for required argument \(items.count)")
@@ -31,37 +31,37 @@ struct RPCParams {
         return items[i]
     }
 
-    func required(_ i: Int) throws(RPCFailure) -> JSONValue {
+    func required(_ i: Int) throws(JSONRPCErrorObject) -> JSONValue {
         guard let value = optional(i) else { throw .invalidParams("missing value for required argument \(i)") }
         return value
     }
 
-    static func wire<T>(_ i: Int, _ read: () throws(WireError) -> T) throws(RPCFailure) -> T {
+    static func wire<T>(_ i: Int, _ read: () throws(WireError) -> T) throws(JSONRPCErrorObject) -> T {
         do { return try read() } catch { throw .invalidParams("invalid argument \(i): \(error.description)") }
     }
 
-    func address(_ i: Int) throws(RPCFailure) -> Address {
+    func address(_ i: Int) throws(JSONRPCErrorObject) -> Address {
         let value = try required(i)
         return try Self.wire(i) { () throws(WireError) in try value.wireAddress("address") }
     }
 
-    func bytes(_ i: Int) throws(RPCFailure) -> [UInt8] {
+    func bytes(_ i: Int) throws(JSONRPCErrorObject) -> [UInt8] {
         let value = try required(i)
         return try Self.wire(i) { () throws(WireError) in try value.wireBytes("data") }
     }
 
-    func hash(_ i: Int) throws(RPCFailure) -> Bytes32 {
+    func hash(_ i: Int) throws(JSONRPCErrorObject) -> Bytes32 {
         let value = try required(i)
         return try Self.wire(i) { () throws(WireError) in try value.wireBytes32("hash") }
     }
 
     /// A quantity (hex string) or, as Hardhat and anvil accept, a JSON number.
-    func uint64(_ i: Int) throws(RPCFailure) -> UInt64 {
+    func uint64(_ i: Int) throws(JSONRPCErrorObject) -> UInt64 {
         let value = try required(i)
-        return try Self.wire(i) { () throws(WireError) in try Self.uint64(value, "quantity") }
+        return try Self.wire(i) { () throws(WireError) in try value.wireUInt64OrNumber("quantity") }
     }
 
-    func uint256(_ i: Int) throws(RPCFailure) -> UInt256 {
+    func uint256(_ i: Int) throws(JSONRPCErrorObject) -> UInt256 {
         let value = try required(i)
         return try Self.wire(i) { () throws(WireError) in
             if case .number(let text) = value {
@@ -73,7 +73,7 @@ struct RPCParams {
     }
 
     /// A storage slot or word: a quantity or 32-byte data (both are accepted by nodes).
-    func word(_ i: Int) throws(RPCFailure) -> UInt256 {
+    func word(_ i: Int) throws(JSONRPCErrorObject) -> UInt256 {
         let value = try required(i)
         return try Self.wire(i) { () throws(WireError) in
             let text = try value.wireString("slot")
@@ -82,21 +82,13 @@ struct RPCParams {
         }
     }
 
-    func bool(_ i: Int) throws(RPCFailure) -> Bool {
+    func bool(_ i: Int) throws(JSONRPCErrorObject) -> Bool {
         guard case .bool(let b) = try required(i) else { throw .invalidParams("invalid argument \(i): expected a boolean") }
         return b
     }
 
-    static func uint64(_ value: JSONValue, _ what: String) throws(WireError) -> UInt64 {
-        if case .number(let text) = value {
-            guard let n = UInt64(text) else { throw WireError("\(what): \(text) is not a non-negative 64-bit integer") }
-            return n
-        }
-        return try value.wireUInt64(what)
-    }
-
     /// A block parameter: a tag, a number, or an EIP-1898 object (`blockHash` or `blockNumber`).
-    func block(_ i: Int, default fallback: BlockID = .latest) throws(RPCFailure) -> BlockID {
+    func block(_ i: Int, default fallback: BlockID = .latest) throws(JSONRPCErrorObject) -> BlockID {
         guard let value = optional(i) else { return fallback }
         return try Self.wire(i) { () throws(WireError) in try Self.blockID(value) }
     }
@@ -115,7 +107,7 @@ struct RPCParams {
                 return .number(try value.wireUInt64("block number"))
             }
         case .number:
-            return .number(try uint64(value, "block number"))
+            return .number(try value.wireUInt64OrNumber("block number"))
         case .object:
             let o = try value.wireObject("block")
             if let hash = try o.optionalBytes32("blockHash") { return .hash(hash) }
@@ -127,53 +119,13 @@ struct RPCParams {
     }
 
     /// A transaction or call object.
-    func transactionRequest(_ i: Int) throws(RPCFailure) -> Chain.TransactionRequest {
+    func callRequest(_ i: Int) throws(JSONRPCErrorObject) -> CallRequest {
         let value = try required(i)
-        return try Self.wire(i) { () throws(WireError) in try Self.transactionRequest(value) }
-    }
-
-    static func transactionRequest(_ value: JSONValue) throws(WireError) -> Chain.TransactionRequest {
-        let o = try value.wireObject("transaction")
-        var request = Chain.TransactionRequest()
-        request.from = try o.optionalAddress("from")
-        request.to = try o.optionalAddress("to")
-        request.gas = try o.optional("gas").map { v throws(WireError) in try uint64(v, "transaction.gas") }
-        request.gasPrice = try o.optionalUInt256("gasPrice")
-        request.maxFeePerGas = try o.optionalUInt256("maxFeePerGas")
-        request.maxPriorityFeePerGas = try o.optionalUInt256("maxPriorityFeePerGas")
-        request.value = try o.optionalUInt256("value")
-        let input = try o.optionalBytes("input")
-        let data = try o.optionalBytes("data")
-        if let input, let data, input != data { throw WireError("transaction: both input and data given, and they differ") }
-        request.data = input ?? data
-        request.nonce = try o.optional("nonce").map { v throws(WireError) in try uint64(v, "transaction.nonce") }
-        if let list = o.optional("accessList") { request.accessList = try accessList(list) }
-        if let type = o.optional("type") {
-            let t = try uint64(type, "transaction.type")
-            guard t <= 4 else { throw WireError("transaction.type: \(t) is not a transaction type") }
-            request.type = UInt8(t)
-        }
-        if let hashes = o.optional("blobVersionedHashes") {
-            request.blobVersionedHashes = try hashes.wireArray("transaction.blobVersionedHashes").map { h throws(WireError) in
-                try h.wireBytes32("transaction.blobVersionedHashes[]")
-            }
-        }
-        request.maxFeePerBlobGas = try o.optionalUInt256("maxFeePerBlobGas")
-        return request
-    }
-
-    static func accessList(_ value: JSONValue) throws(WireError) -> AccessList {
-        try value.wireArray("accessList").map { entry throws(WireError) in
-            let e = try entry.wireObject("accessList[]")
-            let keys = try e.optional("storageKeys")?.wireArray("accessList[].storageKeys") ?? []
-            return AccessListEntry(
-                address: try e.address("address"),
-                storageKeys: try keys.map { k throws(WireError) in try k.wireBytes32("accessList[].storageKeys[]") })
-        }
+        return try Self.wire(i) { () throws(WireError) in try CallRequest(json: value) }
     }
 
     /// An `eth_getLogs` / `eth_newFilter` filter object.
-    func logFilter(_ i: Int) throws(RPCFailure) -> Chain.LogFilter {
+    func logFilter(_ i: Int) throws(JSONRPCErrorObject) -> Chain.LogFilter {
         let value = optional(i) ?? .object([])
         return try Self.wire(i) { () throws(WireError) in try Self.logFilter(value) }
     }

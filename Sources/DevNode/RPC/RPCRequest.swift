@@ -1,7 +1,7 @@
 import Chain
 import EthereumPrimitives
-import EthereumRPC
 import EthereumTransactions
+import EthereumWire
 
 /// One JSON-RPC call decoded once into its method and typed parameters. Decoding fails with -32601
 /// for an unknown method and -32602 for parameters that do not fit; the handler then dispatches with
@@ -16,9 +16,9 @@ public enum RPCRequest: Sendable, Equatable {
     case getCode(Address, BlockID)
     case getStorageAt(Address, UInt256, BlockID)
     case feeHistory(blockCount: UInt64, newest: BlockID, percentiles: [Double])
-    case call(Chain.TransactionRequest, BlockID)
-    case estimateGas(Chain.TransactionRequest, BlockID)
-    case createAccessList(Chain.TransactionRequest, BlockID)
+    case call(CallRequest, BlockID)
+    case estimateGas(CallRequest, BlockID)
+    case createAccessList(CallRequest, BlockID)
     case getBlock(BlockID, full: Bool)
     case getBlockTransactionCount(BlockID)
     case getTransactionByBlockAndIndex(BlockID, UInt64)
@@ -27,7 +27,7 @@ public enum RPCRequest: Sendable, Equatable {
     case getLogs(Chain.LogFilter)
     // eth writes and signing
     case sendRawTransaction([UInt8])
-    case sendTransaction(Chain.TransactionRequest)
+    case sendTransaction(CallRequest)
     case sign(Address, [UInt8])
     // filters
     case newFilter(Chain.LogFilter), newBlockFilter, getFilterChanges(String), getFilterLogs(String), uninstallFilter(String)
@@ -42,7 +42,7 @@ public enum RPCRequest: Sendable, Equatable {
     case setStorageAt(Address, UInt256, UInt256)
 
     /// Decodes `method` with its `params` (nil when the request has none).
-    public static func decode(method: String, params raw: JSONValue?) throws(RPCFailure) -> RPCRequest {
+    public static func decode(method: String, params raw: JSONValue?) throws(JSONRPCErrorObject) -> RPCRequest {
         let p = try RPCParams(raw)
         switch method {
         case "eth_chainId": try p.expect(0, 0); return .chainId
@@ -74,9 +74,9 @@ public enum RPCRequest: Sendable, Equatable {
                 guard percentiles.count <= 100 else { throw .invalidParams("invalid argument 2: at most 100 percentiles") }
             }
             return .feeHistory(blockCount: try p.uint64(0), newest: try p.block(1), percentiles: percentiles)
-        case "eth_call": try p.expect(1, 3); return .call(try p.transactionRequest(0), try p.block(1))
-        case "eth_estimateGas": try p.expect(1, 3); return .estimateGas(try p.transactionRequest(0), try p.block(1, default: .pending))
-        case "eth_createAccessList": try p.expect(1, 2); return .createAccessList(try p.transactionRequest(0), try p.block(1, default: .pending))
+        case "eth_call": try p.expect(1, 3); return .call(try p.callRequest(0), try p.block(1))
+        case "eth_estimateGas": try p.expect(1, 3); return .estimateGas(try p.callRequest(0), try p.block(1, default: .pending))
+        case "eth_createAccessList": try p.expect(1, 2); return .createAccessList(try p.callRequest(0), try p.block(1, default: .pending))
         case "eth_getBlockByNumber": try p.expect(1, 2); return .getBlock(try p.block(0), full: try p.optional(1) == nil ? false : p.bool(1))
         case "eth_getBlockByHash": try p.expect(1, 2); return .getBlock(.hash(try p.hash(0)), full: try p.optional(1) == nil ? false : p.bool(1))
         case "eth_getBlockTransactionCountByNumber": try p.expect(1, 1); return .getBlockTransactionCount(try p.block(0))
@@ -87,7 +87,7 @@ public enum RPCRequest: Sendable, Equatable {
         case "eth_getTransactionReceipt": try p.expect(1, 1); return .getTransactionReceipt(try p.hash(0))
         case "eth_getLogs": try p.expect(1, 1); return .getLogs(try p.logFilter(0))
         case "eth_sendRawTransaction": try p.expect(1, 1); return .sendRawTransaction(try p.bytes(0))
-        case "eth_sendTransaction": try p.expect(1, 1); return .sendTransaction(try p.transactionRequest(0))
+        case "eth_sendTransaction": try p.expect(1, 1); return .sendTransaction(try p.callRequest(0))
         case "eth_sign": try p.expect(2, 2); return .sign(try p.address(0), try p.bytes(1))
         case "personal_sign": try p.expect(2, 3); return .sign(try p.address(1), try p.bytes(0))
         case "eth_newFilter": try p.expect(1, 1); return .newFilter(try p.logFilter(0))
@@ -103,8 +103,8 @@ public enum RPCRequest: Sendable, Equatable {
             if method == "evm_mine" {
                 if case .object? = p.optional(0) {
                     let o = try RPCParams.wire(0) { () throws(WireError) in try p.items[0].wireObject("options") }
-                    let blocks = try RPCParams.wire(0) { () throws(WireError) in try o.optional("blocks").map { v throws(WireError) in try RPCParams.uint64(v, "blocks") } }
-                    let ts = try RPCParams.wire(0) { () throws(WireError) in try o.optional("timestamp").map { v throws(WireError) in try RPCParams.uint64(v, "timestamp") } }
+                    let blocks = try RPCParams.wire(0) { () throws(WireError) in try o.optional("blocks").map { v throws(WireError) in try v.wireUInt64OrNumber("blocks") } }
+                    let ts = try RPCParams.wire(0) { () throws(WireError) in try o.optional("timestamp").map { v throws(WireError) in try v.wireUInt64OrNumber("timestamp") } }
                     return .mine(blocks: blocks ?? 1, timestamp: ts)
                 }
                 return .mine(blocks: 1, timestamp: p.optional(0) == nil ? nil : try p.uint64(0))
@@ -129,7 +129,7 @@ public enum RPCRequest: Sendable, Equatable {
         }
     }
 
-    private static func filterID(_ p: RPCParams) throws(RPCFailure) -> String {
+    private static func filterID(_ p: RPCParams) throws(JSONRPCErrorObject) -> String {
         guard case .string(let id) = try p.required(0), Hex.hasPrefix(id), id.utf8.count <= 66 else {
             throw .invalidParams("invalid argument 0: expected a filter id (hex)")
         }

@@ -1,4 +1,4 @@
-import EthereumRPC
+import EthereumWire
 
 /// An ``RPCTransport`` that hands request bodies straight to a ``NodeRPCHandler`` in the same
 /// process: the CLI's embedded chain speaks the same JSON-RPC as a remote node, with no sockets.

@@ -1,3 +1,4 @@
+import EthereumCrypto
 import EthereumPrimitives
 
 /// The outcome of running a precompiled contract.
@@ -41,7 +42,10 @@ public enum Precompiles {
         switch id {
         case .ecrecover: return ECRecover.run(input: input, gasLimit: gasLimit)
         case .sha256: return SHA256Precompile.run(input: input, gasLimit: gasLimit)
-        case .ripemd160: return RIPEMD160Precompile.run(input: input, gasLimit: gasLimit)
+        case .ripemd160:
+            // RIPEMD160 (0x03): the digest left-padded to 32 bytes; gas 600 + 120 per word.
+            let gas = wordGas(base: 600, perWord: 120, length: input.count)
+            return gas <= gasLimit ? .success(gasUsed: gas, output: [UInt8](repeating: 0, count: 12) + RIPEMD160.hash(input)) : .failure
         case .identity: return Identity.run(input: input, gasLimit: gasLimit)
         case .modexp: return ModExp.run(input: input, gasLimit: gasLimit, fork: fork)
         case .bn254Add: return BN254Precompiles.add(input: input, gasLimit: gasLimit, fork: fork)

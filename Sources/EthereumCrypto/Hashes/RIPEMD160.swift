@@ -1,6 +1,7 @@
 /// RIPEMD-160 (Dobbertin, Bosselaers and Preneel, 1996): two parallel lines of five rounds of sixteen
-/// steps over 512-bit blocks of little-endian words, combined into a 160-bit digest.
-package struct RIPEMD160: Sendable {
+/// steps over 512-bit blocks of little-endian words, combined into a 160-bit digest. Used by the EVM's
+/// precompile 0x03 and by BIP-32 key fingerprints (hash160 = RIPEMD-160(SHA-256(public key))).
+public struct RIPEMD160: Sendable {
     private var state: (UInt32, UInt32, UInt32, UInt32, UInt32) = (0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0)
 
     // Word order, rotation amounts and round constants of the left and right lines.
@@ -36,7 +37,7 @@ package struct RIPEMD160: Sendable {
     private static let rightConstant: [UInt32] = [0x50A2_8BE6, 0x5C4D_D124, 0x6D70_3EF3, 0x7A6D_76E9, 0x0000_0000]
 
     /// The 20-byte digest of `message`.
-    package static func hash(_ message: [UInt8]) -> [UInt8] {
+    public static func hash(_ message: [UInt8]) -> [UInt8] {
         var hasher = RIPEMD160()
         // Padding: 0x80, zeros to 56 mod 64, then the bit length as a little-endian 64-bit integer.
         var padded = message
@@ -93,14 +94,5 @@ package struct RIPEMD160: Sendable {
         state.3 = state.4 &+ a &+ b2
         state.4 = state.0 &+ b &+ c2
         state.0 = t
-    }
-}
-
-/// RIPEMD160 (0x03): the RIPEMD-160 digest, left-padded with zeros to 32 bytes. Gas: 600 + 120 per word.
-enum RIPEMD160Precompile {
-    static func run(input: [UInt8], gasLimit: UInt64) -> PrecompileResult {
-        let gas = Precompiles.wordGas(base: 600, perWord: 120, length: input.count)
-        guard gas <= gasLimit else { return .failure }
-        return .success(gasUsed: gas, output: [UInt8](repeating: 0, count: 12) + RIPEMD160.hash(input))
     }
 }

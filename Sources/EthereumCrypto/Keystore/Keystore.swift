@@ -118,7 +118,7 @@ public struct Keystore: Sendable, Equatable {
     /// Parses a keystore v3 document (the `crypto` object may also be spelled `Crypto`, as old geth wrote it).
     public init(json text: String) throws(KeystoreError) {
         let root: JSONValue
-        do { root = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) } catch {
+        do { root = try JSONValue(parsing: text) } catch {
             throw .invalidJSON("the file is not JSON")
         }
         try self.init(json: root)

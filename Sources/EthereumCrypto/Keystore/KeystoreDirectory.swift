@@ -1,32 +1,15 @@
 import EthereumPrimitives
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A directory of keystore files, one per account, named as geth names them
-/// (`UTC--<time>--<address>`). Files are written atomically with mode 0600 in a directory of mode 0700.
+/// (`UTC--<time>--<address>`). Files are written with ``SecureFile``: atomically, mode 0600, in a directory
+/// of mode 0700.
 public struct KeystoreDirectory: Sendable {
     /// The directory.
     public let url: URL
 
     /// A keystore directory at `url` (created on first write).
     public init(url: URL) { self.url = url }
-
-    /// `$CARCHAIN_HOME/keystore`, or `~/.carchain/keystore` when CARCHAIN_HOME is unset.
-    public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> KeystoreDirectory {
-        let home: URL
-        if let dir = environment["CARCHAIN_HOME"], !dir.isEmpty {
-            home = URL(fileURLWithPath: dir)
-        } else {
-            let userHome = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-            home = URL(fileURLWithPath: userHome).appendingPathComponent(".carchain")
-        }
-        return KeystoreDirectory(url: home.appendingPathComponent("keystore"))
-    }
 
     /// One keystore file and the address it declares.
     public struct Entry: Sendable, Equatable {
@@ -73,14 +56,14 @@ public struct KeystoreDirectory: Sendable {
     public func store(_ keystore: Keystore) throws(KeystoreError) -> URL {
         guard let address = keystore.address else { throw .invalidJSON("a stored keystore must carry its address") }
         if try file(for: address) != nil { throw .alreadyExists(address) }
-        try Self.createPrivateDirectory(url)
+        do { try SecureFile.createDirectory(url.path) } catch { throw .io("cannot create \(url.path): \(error)") }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyy-MM-dd'T'HH-mm-ss.SSS'Z'"
         let name = "UTC--\(formatter.string(from: Date()))--\(Hex.encode(address.bytes, prefix: false))"
         let file = url.appendingPathComponent(name)
-        try Self.writeAtomically(keystore.json, to: file)
+        do { try SecureFile.write(keystore.json, to: file.path) } catch { throw .io("cannot write \(file.path): \(error)") }
         return file
     }
 
@@ -91,51 +74,5 @@ public struct KeystoreDirectory: Sendable {
             throw .io("cannot read \(file.path): \(error.localizedDescription)")
         }
         return try Keystore(json: text)
-    }
-
-    /// Creates `directory` (and missing parents) with mode 0700.
-    public static func createPrivateDirectory(_ directory: URL) throws(KeystoreError) {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else { throw .io("\(directory.path) exists and is not a directory") }
-            return
-        }
-        do {
-            try FileManager.default.createDirectory(
-                at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw .io("cannot create \(directory.path): \(error.localizedDescription)")
-        }
-        _ = chmod(directory.path, 0o700)
-    }
-
-    /// Writes `text` to `file` atomically: a new temporary file in the same directory, created with mode 0600,
-    /// written and synced, then renamed over `file`. A crash leaves either the old file or the new one.
-    public static func writeAtomically(_ text: String, to file: URL) throws(KeystoreError) {
-        let directory = file.deletingLastPathComponent()
-        var generator = SystemRandomNumberGenerator()
-        let temporary = directory.appendingPathComponent(".tmp-\(String(generator.next(), radix: 16))-\(file.lastPathComponent)")
-        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw .io("cannot create \(temporary.path): \(String(cString: strerror(errno)))") }
-        var ok = fchmod(fd, 0o600) == 0
-        let bytes = Array(text.utf8)
-        var written = 0
-        while ok && written < bytes.count {
-            let n = bytes[written...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { ok = false } else { written += n }
-        }
-        ok = ok && fsync(fd) == 0
-        let writeError = ok ? "" : String(cString: strerror(errno))
-        close(fd)
-        guard ok else {
-            unlink(temporary.path)
-            throw .io("cannot write \(temporary.path): \(writeError)")
-        }
-        guard rename(temporary.path, file.path) == 0 else {
-            let why = String(cString: strerror(errno))
-            unlink(temporary.path)
-            throw .io("cannot rename into \(file.path): \(why)")
-        }
     }
 }

@@ -1,12 +1,11 @@
 import EthereumPrimitives
-import Foundation
 
 /// EIP-712 typed structured data: struct type definitions, a domain and a message, hashed as
 /// keccak256(0x19 0x01 ‖ domainSeparator ‖ hashStruct(message)) and signed with that digest.
 ///
-/// Values come as ``JSONValue``: integers as JSON numbers or decimal/`0x` strings (use strings above 2^53:
-/// JSON numbers that large lose precision in most parsers), addresses and bytes as `0x` hex, booleans, strings,
-/// nested objects for structs and arrays for `T[]`/`T[n]`.
+/// Values come as ``JSONValue``: integers as JSON numbers (read exactly at any size; other tools' parsers may
+/// round those above 2^53, so strings are safer for documents shared with them) or decimal/`0x` strings,
+/// addresses and bytes as `0x` hex, booleans, strings, nested objects for structs and arrays for `T[]`/`T[n]`.
 public struct TypedData: Sendable, Equatable {
     /// One member of a struct type.
     public struct Field: Sendable, Hashable {
@@ -59,7 +58,7 @@ public struct TypedData: Sendable, Equatable {
     /// Parses JSON text; see ``init(json:)-(JSONValue)``.
     public init(jsonText: String) throws(TypedDataError) {
         let root: JSONValue
-        do { root = try JSONDecoder().decode(JSONValue.self, from: Data(jsonText.utf8)) } catch {
+        do { root = try JSONValue(parsing: jsonText) } catch {
             throw .invalidDocument("not JSON")
         }
         try self.init(json: root)

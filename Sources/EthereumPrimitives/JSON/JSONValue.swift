@@ -1,10 +1,15 @@
 /// A JSON document as a typed tree, for the places where the shape is only known at run time
-/// (RLP's JSON form, test vectors, JSON-RPC params). Numbers keep their source text so big integers
-/// and decimals are not rounded through `Double`.
-public enum JSONValue: Sendable, Equatable, Codable, CustomStringConvertible {
+/// (RLP's JSON form, test vectors, JSON-RPC params, ABI and typed-data values, config files).
+///
+/// Read with ``JSONParser`` (``init(parsing:maxDepth:)``), written with ``description``: numbers keep
+/// their exact source text both ways, so a 2^70 literal in an ABI argument or an EIP-712 message, or a
+/// 78-digit uint256, is never rounded through `Double`. (There is deliberately no `Codable` conformance:
+/// Foundation's decoder reads numbers as `Double` and would lose them.)
+public enum JSONValue: Sendable, Equatable, CustomStringConvertible {
     case null
     case bool(Bool)
-    /// A number, as written (e.g. "12", "1.5e3").
+    /// A number, exactly as written (e.g. "12", "-1.5e3", "1180591620717411303424"); the parser has checked
+    /// it against JSON's number grammar.
     case number(String)
     case string(String)
     case array([JSONValue])
@@ -36,63 +41,6 @@ public enum JSONValue: Sendable, Equatable, Codable, CustomStringConvertible {
     public var boolValue: Bool? { if case .bool(let b) = self { return b } else { return nil } }
     public var isNull: Bool { if case .null = self { return true } else { return false } }
 
-    public init(from decoder: Decoder) throws {
-        if var array = try? decoder.unkeyedContainer() {
-            var items: [JSONValue] = []
-            while !array.isAtEnd { items.append(try array.decode(JSONValue.self)) }
-            self = .array(items)
-            return
-        }
-        if let object = try? decoder.container(keyedBy: AnyKey.self) {
-            // Foundation's decoder does not preserve member order; sort for a stable order.
-            var members: [(key: String, value: JSONValue)] = []
-            for key in object.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) {
-                members.append((key.stringValue, try object.decode(JSONValue.self, forKey: key)))
-            }
-            self = .object(members)
-            return
-        }
-        let single = try decoder.singleValueContainer()
-        if single.decodeNil() {
-            self = .null
-        } else if let b = try? single.decode(Bool.self) {
-            self = .bool(b)
-        } else if let s = try? single.decode(String.self) {
-            self = .string(s)
-        } else if let i = try? single.decode(Int64.self) {
-            self = .number(String(i))
-        } else if let u = try? single.decode(UInt64.self) {
-            self = .number(String(u))
-        } else if let d = try? single.decode(Double.self) {
-            self = .number(String(d))
-        } else {
-            throw DecodingError.dataCorruptedError(in: single, debugDescription: "unsupported JSON value")
-        }
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        switch self {
-        case .null:
-            var c = encoder.singleValueContainer()
-            try c.encodeNil()
-        case .bool(let b):
-            var c = encoder.singleValueContainer()
-            try c.encode(b)
-        case .number(let n):
-            var c = encoder.singleValueContainer()
-            if let i = Int64(n) { try c.encode(i) } else if let u = UInt64(n) { try c.encode(u) } else if let d = Double(n) { try c.encode(d) } else { try c.encode(n) }
-        case .string(let s):
-            var c = encoder.singleValueContainer()
-            try c.encode(s)
-        case .array(let items):
-            var c = encoder.unkeyedContainer()
-            for item in items { try c.encode(item) }
-        case .object(let members):
-            var c = encoder.container(keyedBy: AnyKey.self)
-            for (k, v) in members { try c.encode(v, forKey: AnyKey(k)) }
-        }
-    }
-
     /// Compact JSON text (object members in stored order).
     public var description: String {
         switch self {
@@ -123,13 +71,5 @@ public enum JSONValue: Sendable, Equatable, Codable, CustomStringConvertible {
             }
         }
         return out + "\""
-    }
-
-    struct AnyKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(_ s: String) { stringValue = s }
-        init?(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { return nil }
     }
 }

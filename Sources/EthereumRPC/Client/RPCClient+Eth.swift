@@ -1,4 +1,6 @@
 import EthereumPrimitives
+import EthereumTransactions
+import EthereumWire
 
 /// Typed Ethereum methods; each sends the matching ``RPCMethods`` call.
 extension RPCClient {

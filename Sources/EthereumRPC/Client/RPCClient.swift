@@ -1,4 +1,5 @@
 import EthereumPrimitives
+import EthereumWire
 
 /// A JSON-RPC 2.0 client for Ethereum nodes: sends typed calls (``RPCMethods``) and batches over an
 /// ``RPCTransport``, matches answers to requests by id, maps failures to ``RPCError`` (keeping the layer
@@ -119,7 +120,7 @@ public struct RPCClient: Sendable {
     /// A JSON-RPC error object as an ``RPCError``: a revert when the node says the code reverted (code 3,
     /// or a message saying so) — with the revert data when it sent some — else the error as sent.
     public static func map(_ error: JSONRPCErrorObject, method: String) -> RPCError {
-        let saysReverted = error.code == 3 || error.message.lowercased().contains("revert")
+        let saysReverted = error.code == JSONRPCErrorCode.executionReverted || error.message.lowercased().contains("revert")
         if saysReverted {
             if let text = error.data?.stringValue, Hex.hasPrefix(text), let bytes = try? Hex.decode(text) {
                 return .reverted(RevertError(data: bytes, nodeMessage: error.message, method: method))

@@ -1,3 +1,4 @@
+import EthereumWire
 /// When and how often the client repeats a failed call: exponential backoff with jitter, for idempotent
 /// reads only, and only after transport failures (the node not reached, a dropped connection, HTTP 429,
 /// 502, 503 or 504). A JSON-RPC error is the node's answer and is never retried; a timeout is retried only

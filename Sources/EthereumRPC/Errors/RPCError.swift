@@ -1,5 +1,6 @@
 import EthereumABI
 import EthereumPrimitives
+import EthereumWire
 
 /// Why a JSON-RPC call failed, keeping the layer the failure came from: the transport (the node was not
 /// reached, or did not answer in time), HTTP, the node's JSON-RPC error object, a revert of the executed

@@ -1,4 +1,5 @@
 import EthereumPrimitives
+import EthereumWire
 
 /// A JSON-RPC method call with its parameters and the type of its result: what the client sends, whether
 /// it may be repeated, and how the result is read. The typed `eth_*` calls are built by ``RPCMethods``.

@@ -1,4 +1,6 @@
 import EthereumPrimitives
+import EthereumTransactions
+import EthereumWire
 
 /// The typed Ethereum JSON-RPC calls: each builds its parameters in wire form and reads its result into a
 /// Swift type. ``RPCClient`` has a method per call; these are for batches (`client.batch([...])`).

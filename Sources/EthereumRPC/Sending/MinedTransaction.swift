@@ -1,5 +1,6 @@
 import EthereumPrimitives
 import EthereumTransactions
+import EthereumWire
 
 /// A transaction accepted by the node: its hash, the nonce it took and what was signed.
 public struct SentTransaction: Sendable, Hashable {

@@ -1,4 +1,5 @@
 import EthereumPrimitives
+import EthereumWire
 
 /// Why sending a transaction failed, or its receipt did not come.
 public enum SendError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,5 +1,6 @@
 import EthereumPrimitives
 import EthereumTransactions
+import EthereumWire
 
 /// Sends transactions from one account, the careful way: the node's chain id is checked before anything is
 /// signed; the gas limit comes from `eth_estimateGas` with a margin (a revert found there is reported
@@ -104,7 +105,7 @@ public struct TransactionSender: Sendable {
     public func revertReason(of outcome: MinedTransaction) async -> RevertError? {
         guard !outcome.succeeded else { return nil }
         let tx = outcome.sent.signed.transaction
-        let call = CallRequest(from: outcome.sent.from, to: tx.to, data: tx.data, value: tx.value, gas: tx.gasLimit)
+        let call = CallRequest(from: outcome.sent.from, to: tx.to, gas: tx.gasLimit, value: tx.value, data: tx.data)
         let before: BlockTag = outcome.blockNumber > 0 ? .number(outcome.blockNumber - 1) : .earliest
         do {
             _ = try await client.call(call, at: before)
@@ -124,7 +125,7 @@ public struct TransactionSender: Sendable {
         case .fixed(let limit): return limit
         case .estimate(let m): margin = m
         }
-        let call = CallRequest(from: address, to: request.to, data: request.data, value: request.value)
+        let call = CallRequest(from: address, to: request.to, value: request.value, data: request.data)
         do {
             let estimate = try await client.estimateGas(call)
             let scaled = (Double(estimate) * max(1, margin)).rounded(.up)
@@ -186,7 +187,7 @@ public struct TransactionSender: Sendable {
                 tip = try await client.maxPriorityFeePerGas()
             } catch {
                 // Nodes without the method (-32601): one gwei, the tip most clients default to.
-                guard case .jsonRPC(-32601, _, _, _) = error else { throw .rpc(error) }
+                guard case .jsonRPC(JSONRPCErrorCode.methodNotFound, _, _, _) = error else { throw .rpc(error) }
                 tip = UInt256(1_000_000_000)
             }
         }

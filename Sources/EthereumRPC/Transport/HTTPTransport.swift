@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import EthereumPrimitives
+import EthereumWire
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -63,7 +64,7 @@ public struct HTTPTransport: RPCTransport {
             guard (200..<300).contains(response.status.code) else {
                 // Some nodes send JSON-RPC errors with a 4xx/5xx status: those are answers, not HTTP failures.
                 if HTTPTransport.looksLikeJSON(bytes) { return bytes }
-                throw TransportError.http(status: Int(response.status.code), body: HTTPTransport.excerpt(bytes))
+                throw TransportError.http(status: Int(response.status.code), body: JSONRPCResponse.excerpt(bytes))
             }
             return bytes
         } catch let error as TransportError {
@@ -107,12 +108,6 @@ public struct HTTPTransport: RPCTransport {
         return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
     }
 
-    /// The start of a body as one line of text.
-    static func excerpt(_ bytes: [UInt8]) -> String {
-        let text = String(decoding: bytes.prefix(200), as: UTF8.self)
-        let line = text.split(whereSeparator: \.isNewline).joined(separator: " ")
-        return bytes.count > 200 ? line + "..." : line
-    }
 }
 
 /// The process-wide client behind ``HTTPTransport`` (never shut down, like `HTTPClient.shared`): keep-alive

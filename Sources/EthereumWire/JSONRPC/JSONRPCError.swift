@@ -1,18 +1,33 @@
-import Chain
 import EthereumPrimitives
 
-/// A JSON-RPC error answer: the standard codes (-32700 parse error, -32600 invalid request, -32601
-/// unknown method, -32602 invalid params, -32603 internal error), 3 for a reverted call with its data,
-/// and -32000 for transactions the chain rejects. Every failure of the node is mapped here, once.
-public struct RPCFailure: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The JSON-RPC error code.
+/// The JSON-RPC error codes this project sends and recognises: JSON-RPC 2.0's own (-32700 … -32603) and
+/// Ethereum's (3 for a reverted call, -32000 for a rejected transaction or failed call, as geth answers).
+public enum JSONRPCErrorCode {
+    /// The body is not JSON.
+    public static let parseError = -32700
+    /// The JSON is not a valid request (or is over a limit).
+    public static let invalidRequest = -32600
+    /// No such method.
+    public static let methodNotFound = -32601
+    /// The parameters do not fit the method.
+    public static let invalidParams = -32602
+    /// The server failed.
+    public static let internalError = -32603
+    /// A rejected transaction or a call that could not run (geth's "server error").
+    public static let serverError = -32000
+    /// The executed code reverted; the error's `data` holds the revert data.
+    public static let executionReverted = 3
+}
+
+/// The error object of a JSON-RPC answer: what the node sends and what the client reads back.
+public struct JSONRPCErrorObject: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The code (see ``JSONRPCErrorCode``).
     public var code: Int
     /// The message.
     public var message: String
-    /// The `data` member (for reverts, the revert data as hex).
+    /// Extra information; for reverts, the revert data as hex.
     public var data: JSONValue?
 
-    /// Creates a failure.
     public init(code: Int, message: String, data: JSONValue? = nil) {
         self.code = code
         self.message = message
@@ -21,32 +36,30 @@ public struct RPCFailure: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { "\(code): \(message)" }
 
-    /// -32700: the body is not JSON.
-    public static func parseError(_ why: String) -> RPCFailure { RPCFailure(code: -32700, message: "parse error: \(why)") }
-    /// -32600: the JSON is not a valid request (or is over a limit).
-    public static func invalidRequest(_ why: String) -> RPCFailure { RPCFailure(code: -32600, message: "invalid request: \(why)") }
-    /// -32601: no such method.
-    public static func methodNotFound(_ method: String) -> RPCFailure {
-        RPCFailure(code: -32601, message: "the method \(method) does not exist/is not available")
-    }
-    /// -32602: the parameters do not fit the method.
-    public static func invalidParams(_ why: String) -> RPCFailure { RPCFailure(code: -32602, message: "invalid params: \(why)") }
-    /// -32603: the node failed.
-    public static func internalError(_ why: String) -> RPCFailure { RPCFailure(code: -32603, message: "internal error: \(why)") }
-
-    /// The answer for a chain error: its own code, and for reverts the data as hex.
-    public init(_ error: ChainError) {
-        if case .invalidParams(let why) = error {
-            self = .invalidParams(why)
-            return
-        }
-        self.init(code: error.rpcCode, message: error.description, data: error.rpcData.map { .string(Hex.encode($0)) })
-    }
-
-    /// The error object's JSON.
-    var json: JSONValue {
+    /// The object's JSON (`data` only when present).
+    public var json: JSONValue {
         var members: [(key: String, value: JSONValue)] = [("code", .number(String(code))), ("message", .string(message))]
         if let data { members.append(("data", data)) }
         return .object(members)
+    }
+
+    /// -32700: the body is not JSON.
+    public static func parseError(_ why: String) -> JSONRPCErrorObject {
+        JSONRPCErrorObject(code: JSONRPCErrorCode.parseError, message: "parse error: \(why)")
+    }
+
+    /// -32600: the JSON is not a valid request (or is over a limit).
+    public static func invalidRequest(_ why: String) -> JSONRPCErrorObject {
+        JSONRPCErrorObject(code: JSONRPCErrorCode.invalidRequest, message: "invalid request: \(why)")
+    }
+
+    /// -32601: no such method.
+    public static func methodNotFound(_ method: String) -> JSONRPCErrorObject {
+        JSONRPCErrorObject(code: JSONRPCErrorCode.methodNotFound, message: "the method \(method) does not exist/is not available")
+    }
+
+    /// -32602: the parameters do not fit the method.
+    public static func invalidParams(_ why: String) -> JSONRPCErrorObject {
+        JSONRPCErrorObject(code: JSONRPCErrorCode.invalidParams, message: "invalid params: \(why)")
     }
 }

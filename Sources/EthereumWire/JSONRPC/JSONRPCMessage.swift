@@ -1,5 +1,4 @@
 import EthereumPrimitives
-import Foundation
 
 /// One JSON-RPC 2.0 request: a method, positional parameters and an id that the answer repeats.
 public struct JSONRPCRequest: Sendable, Equatable {
@@ -24,20 +23,6 @@ public struct JSONRPCRequest: Sendable, Equatable {
     /// The body of a batch: a JSON array of requests.
     public static func batchBody(_ requests: [JSONRPCRequest]) -> [UInt8] {
         Array(("[" + requests.map(\.json).joined(separator: ",") + "]").utf8)
-    }
-}
-
-/// The error object of a JSON-RPC answer.
-public struct JSONRPCErrorObject: Error, Sendable, Equatable {
-    public var code: Int
-    public var message: String
-    /// Extra information; for reverts, the revert data as hex.
-    public var data: JSONValue?
-
-    public init(code: Int, message: String, data: JSONValue? = nil) {
-        self.code = code
-        self.message = message
-        self.data = data
     }
 }
 
@@ -82,10 +67,17 @@ public struct JSONRPCResponse: Sendable, Equatable {
     /// Parses a response body: one answer object, or an array of them for a batch.
     public static func parseBody(_ body: [UInt8]) throws(WireError) -> JSONValue {
         do {
-            return try JSONDecoder().decode(JSONValue.self, from: Data(body))
+            return try JSONParser.parse(body)
         } catch {
-            let text = HTTPTransport.excerpt(body)
+            let text = excerpt(body)
             throw WireError(text.isEmpty ? "empty answer" : "the answer is not JSON: \(text)")
         }
+    }
+
+    /// The start of a body as one line of text, for error messages.
+    package static func excerpt(_ bytes: [UInt8]) -> String {
+        let text = String(decoding: bytes.prefix(200), as: UTF8.self)
+        let line = text.split(whereSeparator: \.isNewline).joined(separator: " ")
+        return bytes.count > 200 ? line + "..." : line
     }
 }

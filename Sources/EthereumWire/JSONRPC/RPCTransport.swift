@@ -30,7 +30,7 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
     }
 
     /// Seconds without a trailing ".0" (`2`, `0.5`).
-    static func format(_ seconds: Double) -> String {
+    package static func format(_ seconds: Double) -> String {
         seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int64(seconds)) : String(seconds)
     }
 }

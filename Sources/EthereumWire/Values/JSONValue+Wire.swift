@@ -15,6 +15,15 @@ extension JSONValue {
         do { return try Quantity.decodeUInt64(text) } catch { throw WireError("\(what): \(error.what)") }
     }
 
+    /// A quantity, or — as anvil and Hardhat accept in requests — a non-negative JSON integer, as `UInt64`.
+    public func wireUInt64OrNumber(_ what: String) throws(WireError) -> UInt64 {
+        if case .number(let text) = self {
+            guard let n = UInt64(text) else { throw WireError("\(what): \(text) is not a non-negative 64-bit integer") }
+            return n
+        }
+        return try wireUInt64(what)
+    }
+
     /// A quantity as `UInt256`.
     public func wireUInt256(_ what: String) throws(WireError) -> UInt256 {
         let text = try wireString(what)
@@ -54,7 +63,7 @@ extension JSONValue {
     }
 
     /// The first characters of the value's JSON text, for error messages.
-    static func excerpt(_ value: JSONValue) -> String {
+    package static func excerpt(_ value: JSONValue) -> String {
         let text = value.description
         return text.count <= 60 ? text : String(text.prefix(57)) + "..."
     }

@@ -10,5 +10,5 @@ public struct WireError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String { what }
 
     /// The same error with `field` in front of its path, for errors raised inside nested values.
-    func inside(_ field: String) -> WireError { WireError("\(field).\(what)") }
+    package func inside(_ field: String) -> WireError { WireError("\(field).\(what)") }
 }

@@ -1,8 +1,7 @@
 import ArgumentParser
-import CarChain
+import CarChainKit
 import EthereumCrypto
 import EthereumPrimitives
-import Foundation
 
 /// `carchain signup EMAIL`: an auth user, an Ethereum account for it, funding on a dev chain, and the uid
 /// registered on chain — one step.
@@ -11,7 +10,7 @@ struct SignupCommand: AsyncParsableCommand {
         commandName: "signup",
         abstract: "Create a user: auth account, Ethereum account, funding (dev chains) and on-chain registration.",
         discussion: """
-            Creates the email/password account in the auth service (the embedded one on the data dir unless --auth-url), a new Ethereum account whose keystore is encrypted with the same password ($CARCHAIN_HOME/keystore, mode 0600), funds it from dev account 0 when the chain is a development chain (elsewhere it says how much ETH to send), registers the uid on chain with registerNewUser sent from the new account, and logs in (session in $CARCHAIN_HOME/session.json, tokens only). The password is asked twice without echo, or read from --password-stdin; it is never printed or stored.
+            Creates the email/password account in the auth service (the embedded one on the data dir unless --auth-url), a new Ethereum account whose keystore is encrypted with the same password ($CARCHAIN_HOME/keystore, mode 0600), funds it from dev account 0 when the chain is a development chain (elsewhere it says how much ETH to send), registers the uid on chain with registerNewUser sent from the new account, and logs in (session in $CARCHAIN_HOME/session.json, tokens only). The password is asked twice without echo, or read from --password-file or --password-stdin; it is never printed or stored.
 
             Examples:
               carchain signup alice@example.com
@@ -26,19 +25,21 @@ struct SignupCommand: AsyncParsableCommand {
     @Option(name: .customLong("import-private-key-env"), help: ArgumentHelp("Use the private key in this environment variable for the account instead of a new one (e.g. the contract's deployer, who is then the manager).", valueName: "VAR"))
     var importPrivateKeyEnv: String?
     @OptionGroup var auth: AuthOptions
+    @OptionGroup var password: PasswordOptions
     @OptionGroup var node: NodeOptions
     @OptionGroup var transactions: TransactionOptions
     @OptionGroup var output: JSONOption
 
     func run() async throws {
-        let paths = AppPaths.current(node: node)
+        let connection = try node.connection()
         let fundAmount = try TransactionOptions.amount(fund, option: "--fund")
         let key = try importPrivateKeyEnv.map { try Secrets.privateKey(fromEnvironment: $0) } ?? PrivateKey.random()
-        let password = try auth.password(prompt: "Choose a password for \(email): ", confirm: true)
+        let password = try self.password.read(prompt: "Choose a password for \(email): ", confirm: true)
         // Reach the chain before creating anything, so a wrong --rpc or --chain-id leaves no half-made user.
-        let chain = try await NodeSession.reading(node)
+        let chain = try await ChainSession.reading(connection)
         let result = try await AccountFlow.signup(
-            email: email, password: password, key: key, paths: paths, auth: auth, chain: chain, transactions: transactions, fund: fundAmount)
+            email: email, password: password, key: key, paths: AppPaths.current(connection), auth: auth.configuration, chain: chain,
+            settings: try transactions.settings(), fund: fundAmount)
         result.emit(json: output.json)
     }
 }
@@ -59,15 +60,28 @@ struct LoginCommand: AsyncParsableCommand {
 
     @Argument(help: "The email address.") var email: String
     @OptionGroup var auth: AuthOptions
+    @OptionGroup var password: PasswordOptions
     @OptionGroup var node: NodeOptions
     @OptionGroup var transactions: TransactionOptions
     @OptionGroup var output: JSONOption
 
     func run() async throws {
-        let paths = AppPaths.current(node: node)
-        let password = try auth.password(prompt: "Password for \(email): ")
+        let connection = try node.connection()
+        let password = try self.password.read(prompt: "Password for \(email): ")
         let result = try await AccountFlow.login(
-            email: email, password: password, paths: paths, auth: auth, node: node, transactions: transactions)
+            email: email, password: password, paths: AppPaths.current(connection), auth: auth.configuration, connection: connection,
+            settings: try transactions.settings())
         result.emit(json: output.json)
+    }
+}
+
+extension AccountFlow.Outcome {
+    /// Prints the outcome: its lines, or one JSON object.
+    func emit(json asJSON: Bool) {
+        if asJSON {
+            print(JSONValue.object(json.map { (key: $0.0, value: $0.1) }).description)
+        } else {
+            print(lines.joined(separator: "\n"))
+        }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CarChain
+import CarChainKit
 import EthereumPrimitives
 import Foundation
 
@@ -55,7 +56,7 @@ struct GasReportCommand: AsyncParsableCommand {
 
     func run() async throws {
         let pricing = try GasPricing(gasPrice: gasPrice, ethPrice: ethPrice)
-        let fork = try AnalysisSupport.hardfork(hardfork)
+        let fork = try ScenarioReporting.hardfork(hardfork)
         let scenario = try scenario.map { try Scenario(contentsOf: URL(fileURLWithPath: $0)) } ?? Scenario.seedReplay()
         var baselineArtifact: CarChainArtifact?
         var baselineLabel = ""
@@ -89,12 +90,12 @@ struct GasReportCommand: AsyncParsableCommand {
                 members += run.gasReport().jsonValue(pricing: pricing).objectValue ?? []
             }
             if steps {
-                members.append(("steps", .array(run.steps.map { AnalysisSupport.stepJSON($0, baseline: baselineRun?.steps[$0.number - 1]) })))
+                members.append(("steps", .array(run.steps.map { ScenarioReporting.stepJSON($0, baseline: baselineRun?.steps[$0.number - 1]) })))
             }
             print(JSONValue.object(members).description)
         case .table, .markdown:
             print(format == .markdown ? "**\(title)**\n" : title)
-            if steps { print(AnalysisSupport.stepsTable(run, baseline: baselineRun, markdown: format == .markdown)) }
+            if steps { print(ScenarioReporting.stepsTable(run, baseline: baselineRun, markdown: format == .markdown)) }
             if let baselineRun {
                 print(GasReportComparison(candidate: run.gasReport(), baseline: baselineRun.gasReport()).render(format, pricing: pricing))
             } else {

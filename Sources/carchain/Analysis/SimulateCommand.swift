@@ -1,5 +1,6 @@
 import ArgumentParser
 import CarChain
+import CarChainKit
 import EthereumPrimitives
 import Foundation
 
@@ -60,7 +61,7 @@ struct SimulateCommand: AsyncParsableCommand {
 
     func run() async throws {
         let pricing = try GasPricing(gasPrice: gasPrice, ethPrice: ethPrice)
-        let options = SimulationOptions(seed: seed, users: users, cars: cars, steps: steps, hardfork: try AnalysisSupport.hardfork(hardfork))
+        let options = SimulationOptions(seed: seed, users: users, cars: cars, steps: steps, hardfork: try ScenarioReporting.hardfork(hardfork))
         let bar = ProgressBar(enabled: isatty(STDERR_FILENO) == 1)
         let clock = ContinuousClock()
         let start = clock.now

@@ -1,5 +1,7 @@
 import ArgumentParser
 import CarChain
+import CarChainKit
+import Chain
 import EthereumCrypto
 import EthereumPrimitives
 import EthereumRPC
@@ -40,7 +42,9 @@ struct DemoCommand: AsyncParsableCommand {
         // Every component below reads $CARCHAIN_HOME; the demo points it at its fresh directory first, before
         // anything else runs in this one-shot process.
         setenv("CARCHAIN_HOME", directory.path, 1)
-        let paths = AppPaths.current(node: node)
+        let connection = try node.connection()
+        let settings = try transactions.settings()
+        let paths = AppPaths.current(connection)
         var gas = DemoGasLedger()
         let started = Date()
 
@@ -49,11 +53,11 @@ struct DemoCommand: AsyncParsableCommand {
         print("Everything lives in \(directory.path): the chain data, the auth service's users, your session and keystores.")
 
         // 1. The chain and the manager.
-        let chain = try await NodeSession.reading(node)
-        let managerKey = try NodeSignerOptions.devKey(index: 0)
-        let manager = try await chain.signing(with: managerKey, transactions: transactions)
+        let chain = try await ChainSession.reading(connection)
+        let managerKey = try DevAccounts.key(index: 0)
+        let manager = try await chain.signing(with: managerKey, settings: settings)
         step(1, "The chain and its manager")
-        say("chain id \(chain.chainID), \(node.url(environment: ProcessInfo.processInfo.environment).map { "node at \($0)" } ?? "embedded chain")")
+        say("chain id \(chain.chainID), \(connection.url.map { "node at \($0)" } ?? "embedded chain")")
         var contract: CarChainContract
         if let existing = try await chain.contractIfDeployed() {
             contract = existing
@@ -95,12 +99,12 @@ struct DemoCommand: AsyncParsableCommand {
         step(3, "A user signs up: \(Self.userEmail)")
         let userKey = PrivateKey.random()
         let signup = try await AccountFlow.signup(
-            email: Self.userEmail, password: Self.userPassword, key: userKey, paths: paths, auth: auth, chain: chain,
-            transactions: transactions, fund: AccountSetup.oneEther)
+            email: Self.userEmail, password: Self.userPassword, key: userKey, paths: paths, auth: auth.configuration, chain: chain,
+            settings: settings, fund: AccountSetup.oneEther)
         for line in signup.lines { say(line) }
         let uid = signup.session.uid
         for (function, used) in signup.gas { gas.record(function, gasUsed: used) }
-        let user = try await chain.signing(with: userKey, transactions: transactions)
+        let user = try await chain.signing(with: userKey, settings: settings)
         let role = try await contract.manager() == userKey.address ? "manager" : "user"
         say("role from the chain: \(role) (the account is not manager())")
 
@@ -158,7 +162,7 @@ struct DemoCommand: AsyncParsableCommand {
 
         print("\nDone in \(String(format: "%.1f", Date().timeIntervalSince(started))) s. The map is at \(mapFile)")
         print("Try next (the demo's user is logged in there; sign up your own to act yourself):")
-        let remote = node.url(environment: ProcessInfo.processInfo.environment).map { " (and CARCHAIN_RPC=\($0))" } ?? ""
+        let remote = connection.url.map { " (and CARCHAIN_RPC=\($0))" } ?? ""
         print("  export CARCHAIN_HOME=\(directory.path)\(remote)")
         print("  carchain cars --near 40.4168,-3.7038 --radius 500m")
         print("  carchain map --near 40.4168,-3.7038 --out map.svg")
@@ -187,7 +191,7 @@ struct DemoCommand: AsyncParsableCommand {
 
     /// The gas of the transaction that created `address`, looked up in the first blocks (where a fresh data
     /// dir's chain deployed it); nil when not found there.
-    private func deploymentGas(of address: Address, chain: NodeSession) async throws -> UInt64? {
+    private func deploymentGas(of address: Address, chain: ChainSession) async throws -> UInt64? {
         let latest = try await chain.client.blockNumber()
         guard latest >= 1 else { return nil }
         for number in 1...min(latest, 3) {

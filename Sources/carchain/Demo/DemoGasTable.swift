@@ -1,4 +1,5 @@
 import CarChain
+import CarChainKit
 
 /// The demo's transactions and their gas, turned into the project's ``GasReport`` (the funding transfer is
 /// not a contract call, so it is reported on its own line).

@@ -1,5 +1,5 @@
 import ArgumentParser
-import AuthEmulator
+import CarChainKit
 import Chain
 import DevNode
 import EthereumPrimitives
@@ -49,49 +49,22 @@ struct NodeCommand: AsyncParsableCommand {
         config.hardfork = Hardfork(name: hardfork) ?? .cancun
         config.gasLimit = gasLimit
         if let blockTime { config.blockTime = .milliseconds(Int64(blockTime * 1000)) }
-        let environment = ProcessInfo.processInfo.environment
-        let directory: URL? = ephemeral ? nil : (dataDir.map { URL(fileURLWithPath: $0) } ?? ChainStorage.defaultDirectory(environment: environment))
-
-        let chain: DevChain
-        do {
-            chain = try await DevChain(config: config, storage: directory.map { .directory($0) } ?? .memory)
-        } catch {
-            throw CLIError(directory.map { "cannot open the chain at \($0.path): \(error)" } ?? "cannot create the chain: \(error)")
-        }
-        let contract: Address
-        do {
-            contract = try await EmbeddedChain.ensureContract(on: chain, dataDirectory: directory)
-        } catch {
-            await chain.close()
-            throw error
-        }
-        let auth: AuthEmulator
-        do {
-            if let directory {
-                auth = try await AuthEmulator.open(dataDirectory: directory.appendingPathComponent("auth").path)
-            } else {
-                auth = try await AuthEmulator.ephemeral()
-            }
-        } catch {
-            await chain.close()
-            throw CLIError("cannot start the auth emulator: \(error)")
-        }
-
+        let directory: URL? = ephemeral ? nil : (dataDir.map { URL(fileURLWithPath: $0) } ?? CarchainHome.current().chainDirectory)
+        let node = try await LocalNode.open(config: config, directory: directory)
         var logger = Logger(label: "carchain.node")
         logger.logLevel = verbose ? .info : .warning
-        let handler = NodeRPCHandler(chain: chain)
-        let lock = await chain.dataDirectoryLock
-        let banner = Banner(chain: chain, contract: contract, directory: directory)
+        let lock = await node.chain.dataDirectoryLock
+        let banner = Banner(chain: node.chain, contract: node.contract, directory: directory)
         do {
-            try await DevNodeServer.run(handler: handler, auth: auth, host: host, port: port, logger: logger) { url in
+            try await DevNodeServer.run(handler: node.handler, auth: node.auth, host: host, port: port, logger: logger) { url in
                 try? lock?.setURL(url)
                 banner.print(url: url)
             }
         } catch {
-            await chain.close()
+            await node.close()
             throw CLIError("node stopped: \(error)")
         }
-        await chain.close()
+        await node.close()
         FileHandle.standardError.write(Data("carchain node: stopped\n".utf8))
     }
 

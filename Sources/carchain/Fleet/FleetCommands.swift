@@ -1,5 +1,6 @@
 import ArgumentParser
 import CarChain
+import CarChainKit
 import EthereumPrimitives
 import Foundation
 
@@ -31,10 +32,11 @@ struct CarMoveCommand: AsyncParsableCommand {
 
     func run() async throws {
         let position = try GeoPoint(parsing: at)
-        let fleet = AppPaths.current(node: node).fleet
+        let connection = try node.connection()
+        let fleet = AppPaths.current(connection).fleet
         if try fleet.car(plate) == nil {
             // Not on the map yet: accept it when the chain knows the car.
-            let session = try await NodeSession.reading(node)
+            let session = try await ChainSession.reading(connection)
             guard try await session.contract().getCar(plate).registered else { throw FleetError.unknownPlate(plate) }
         }
         let record = try fleet.place(plate, at: position)
@@ -61,25 +63,17 @@ struct CarsCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp("Where you are, in degrees; distances are measured from here.", valueName: "LAT,LON")) var near: String?
-    @Option(help: ArgumentHelp("How far to look from --near, e.g. 500m or 2km.", valueName: "distance")) var radius: String?
+    @OptionGroup var area: FleetAreaOptions
     @Flag(help: "List every car: rented ones too, at any distance.") var all = false
     @OptionGroup var node: NodeOptions
     @OptionGroup var output: JSONOption
 
-    func validate() throws {
-        try validating { () throws(FleetError) in
-            if let near { _ = try GeoPoint(parsing: near) }
-            if let radius { _ = try Distance.parse(radius) }
-        }
-    }
-
     func run() async throws {
-        let nearPoint = try near.map { text throws(FleetError) in try GeoPoint(parsing: text) }
-        let radiusMetres = try radius.map { text throws(FleetError) in try Distance.parse(text) }
-        let session = try await NodeSession.reading(node)
+        let (nearPoint, radiusMetres) = try area.parsed()
+        let connection = try node.connection()
+        let session = try await ChainSession.reading(connection)
         let contract = try await session.contract()
-        let cars = try AppPaths.current(node: node).fleet.cars()
+        let cars = try AppPaths.current(connection).fleet.cars()
         let rows = FleetListing.select(
             cars, availability: try await FleetChain.availability(of: cars, contract: contract), near: nearPoint, radius: radiusMetres, all: all)
         if output.json {
@@ -104,25 +98,17 @@ struct MapCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp("Where you are, in degrees.", valueName: "LAT,LON")) var near: String?
-    @Option(help: ArgumentHelp("How much to show around the centre, e.g. 800m or 2km.", valueName: "distance")) var radius: String?
+    @OptionGroup var area: FleetAreaOptions
     @Option(help: ArgumentHelp("The SVG file to write.", valueName: "FILE.svg")) var out: String
     @OptionGroup var node: NodeOptions
     @OptionGroup var output: JSONOption
 
-    func validate() throws {
-        try validating { () throws(FleetError) in
-            if let near { _ = try GeoPoint(parsing: near) }
-            if let radius { _ = try Distance.parse(radius) }
-        }
-    }
-
     func run() async throws {
-        let nearPoint = try near.map { text throws(FleetError) in try GeoPoint(parsing: text) }
-        let radiusMetres = try radius.map { text throws(FleetError) in try Distance.parse(text) }
-        let session = try await NodeSession.reading(node)
+        let (nearPoint, radiusMetres) = try area.parsed()
+        let connection = try node.connection()
+        let session = try await ChainSession.reading(connection)
         let contract = try await session.contract()
-        let cars = try AppPaths.current(node: node).fleet.cars()
+        let cars = try AppPaths.current(connection).fleet.cars()
         let availability = try await FleetChain.availability(of: cars, contract: contract)
         let result = try FleetChain.writeMap(cars: cars, availability: availability, near: nearPoint, radius: radiusMetres, to: out)
         if output.json {
@@ -133,5 +119,21 @@ struct MapCommand: AsyncParsableCommand {
         } else {
             print("wrote \(result.path): \(result.drawn) cars (\(result.available) available) within \(Distance.format(result.radius)) of \(result.center)")
         }
+    }
+}
+
+/// `--near LAT,LON` and `--radius DISTANCE`: the area `carchain cars` lists and `carchain map` draws.
+struct FleetAreaOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Where you are, in degrees: distances are measured from here, and the map is centred here.", valueName: "LAT,LON"))
+    var near: String?
+    @Option(help: ArgumentHelp("How far around --near to look (the map: to show around its centre), e.g. 500m or 2km.", valueName: "distance"))
+    var radius: String?
+
+    func validate() throws { try validating { () throws(FleetError) in _ = try parsed() } }
+
+    /// The point and the radius in metres, when given.
+    func parsed() throws(FleetError) -> (near: GeoPoint?, radius: Double?) {
+        let point = try near.map { text throws(FleetError) in try GeoPoint(parsing: text) }
+        return (point, try radius.map { text throws(FleetError) in try Distance.parse(text) })
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CarChain
+import CarChainKit
 
 extension PlateFormat: ExpressibleByArgument {}
 

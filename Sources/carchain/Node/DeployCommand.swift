@@ -1,5 +1,6 @@
 import ArgumentParser
 import CarChain
+import CarChainKit
 import EthereumPrimitives
 import EthereumRPC
 import Foundation
@@ -33,7 +34,7 @@ struct DeployCommand: AsyncParsableCommand {
         } else {
             chosen = .project
         }
-        let session = try await NodeSession.sending(node, signer: signer, transactions: transactions)
+        let session = try await ChainSession.sending(try node.connection(), signer: try signer.source(), settings: try transactions.settings())
         let outcome: TransactionOutcome
         do {
             outcome = try await session.backend.deploy(bytecode: chosen.bytecode)

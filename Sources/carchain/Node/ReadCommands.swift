@@ -1,5 +1,6 @@
 import ArgumentParser
 import CarChain
+import CarChainKit
 import EthereumPrimitives
 
 /// `carchain profile [USER_ID]`: a user's credit and rented car; without USER_ID, the logged-in user's profile
@@ -24,12 +25,13 @@ struct ProfileCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard let userId else {
-            let user = try await LoggedInUser.current(paths: AppPaths.current(node: node), auth: auth)
-            let profile = try await UserProfile.load(user: user, session: try await NodeSession.reading(node))
+            let connection = try node.connection()
+            let user = try await LoggedInUser.current(paths: AppPaths.current(connection), auth: auth.configuration)
+            let profile = try await UserProfile.load(user: user, session: try await ChainSession.reading(connection))
             print(output.json ? profile.json.description : profile.text)
             return
         }
-        let session = try await NodeSession.reading(node)
+        let session = try await ChainSession.reading(try node.connection())
         let contract = try await session.contract()
         let car = try await contract.getUserCar(userId)
         let credit = try await contract.getUserCredit(userId)
@@ -58,7 +60,7 @@ struct StatsCommand: AsyncParsableCommand {
     @OptionGroup var output: JSONOption
 
     func run() async throws {
-        let session = try await NodeSession.reading(node)
+        let session = try await ChainSession.reading(try node.connection())
         let contract = try await session.contract()
         let users = try await contract.registeredUsers()
         let cars = try await contract.registeredCars()

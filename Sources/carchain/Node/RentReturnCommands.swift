@@ -1,5 +1,6 @@
 import ArgumentParser
 import CarChain
+import CarChainKit
 
 /// `carchain rent PLATE [--user USER_ID]` (without `--user`: the logged-in user).
 struct RentCommand: AsyncParsableCommand {
@@ -26,13 +27,15 @@ struct RentCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard let user else {
-            let acting = try await ActingUser.resolve(node: node, signer: signer, transactions: transactions, auth: auth, refuseManager: true)
-            try await CarChainTransactionRunner.run(
+            let acting = try await ActingUser.resolve(
+                connection: try node.connection(), auth: auth.configuration, signer: try signer.source(), settings: try transactions.settings(),
+                role: .notManager, password: signer.password.reader())
+            try await TransactionCommand.run(
                 .rentCar(plate: plate, userId: acting.user.uid), summary: "rented car \(plate) to \(acting.user.email)",
-                session: acting.session, transactions: transactions, json: output.json)
+                session: acting.session, settings: try transactions.settings(), json: output.json)
             return
         }
-        try await CarChainTransactionRunner.run(
+        try await TransactionCommand.run(
             .rentCar(plate: plate, userId: user), summary: "rented car \(plate) to \(user)", node: node, signer: signer,
             transactions: transactions, json: output.json)
     }
@@ -64,18 +67,20 @@ struct ReturnCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard let user, let plate else {
-            let acting = try await ActingUser.resolve(node: node, signer: signer, transactions: transactions, auth: auth)
+            let acting = try await ActingUser.resolve(
+                connection: try node.connection(), auth: auth.configuration, signer: try signer.source(), settings: try transactions.settings(),
+                password: signer.password.reader())
             var car = plate ?? ""
             if plate == nil {
                 car = try await acting.contract.getUserCar(acting.user.uid)
                 guard !car.isEmpty, car != CarChainModel.noCar else { throw CLIError("\(acting.user.email) is not renting a car") }
             }
-            try await CarChainTransactionRunner.run(
+            try await TransactionCommand.run(
                 .returnCar(plate: car, userId: acting.user.uid), summary: "returned car \(car) from \(acting.user.email)",
-                session: acting.session, transactions: transactions, json: output.json)
+                session: acting.session, settings: try transactions.settings(), json: output.json)
             return
         }
-        try await CarChainTransactionRunner.run(
+        try await TransactionCommand.run(
             .returnCar(plate: plate, userId: user), summary: "returned car \(plate) from \(user)", node: node, signer: signer,
             transactions: transactions, json: output.json)
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CarChain
+import CarChainKit
 import EthereumPrimitives
 
 /// `carchain user …`.
@@ -27,7 +28,7 @@ struct UserRegisterCommand: AsyncParsableCommand {
     @OptionGroup var output: JSONOption
 
     func run() async throws {
-        try await CarChainTransactionRunner.run(
+        try await TransactionCommand.run(
             .registerNewUser(userId: userId), summary: "registered user \(userId)", node: node, signer: signer,
             transactions: transactions, json: output.json)
     }
@@ -72,19 +73,22 @@ struct CarRegisterCommand: AsyncParsableCommand {
 
     func run() async throws {
         let position = try at.map { text throws(FleetError) in try GeoPoint(parsing: text) }
-        let explicit = signer.privateKeyEnv != nil || signer.keystore != nil || signer.devAccount != nil
-        let paths = AppPaths.current(node: node)
-        if !explicit, try paths.sessions.read() != nil {
+        let connection = try node.connection()
+        let source = try signer.source()
+        let settings = try transactions.settings()
+        let paths = AppPaths.current(connection)
+        let session: ChainSession
+        if !source.isExplicit, try paths.sessions.read() != nil {
             // The logged-in user signs; only the manager may register cars.
-            let acting = try await ActingUser.resolve(node: node, signer: signer, transactions: transactions, auth: auth, requireManager: true)
-            try await CarChainTransactionRunner.run(
-                .registerNewCar(plate: plate), summary: "registered car \(plate)", session: acting.session,
-                transactions: transactions, json: output.json)
+            session = try await ActingUser.resolve(
+                connection: connection, auth: auth.configuration, signer: source, settings: settings, role: .managerOnly,
+                password: signer.password.reader()
+            ).session
         } else {
-            try await CarChainTransactionRunner.run(
-                .registerNewCar(plate: plate), summary: "registered car \(plate)", node: node, signer: signer,
-                transactions: transactions, json: output.json)
+            session = try await ChainSession.sending(connection, signer: source, settings: settings)
         }
+        try await TransactionCommand.run(
+            .registerNewCar(plate: plate), summary: "registered car \(plate)", session: session, settings: settings, json: output.json)
         if let position {
             try paths.fleet.place(plate, at: position)
             if !output.json { print("placed \(plate) at \(position) on the fleet map (\(paths.fleet.path))") }
@@ -143,13 +147,15 @@ struct CreditAddCommand: AsyncParsableCommand {
     func run() async throws {
         let credit = UInt256(CreditAddCommand.parseAmount(amount) ?? 0)
         guard let userId else {
-            let acting = try await ActingUser.resolve(node: node, signer: signer, transactions: transactions, auth: auth)
-            try await CarChainTransactionRunner.run(
+            let acting = try await ActingUser.resolve(
+                connection: try node.connection(), auth: auth.configuration, signer: try signer.source(), settings: try transactions.settings(),
+                password: signer.password.reader())
+            try await TransactionCommand.run(
                 .addCredit(userId: acting.user.uid, credit: credit), summary: "added \(credit) credit to \(acting.user.email)",
-                session: acting.session, transactions: transactions, json: output.json)
+                session: acting.session, settings: try transactions.settings(), json: output.json)
             return
         }
-        try await CarChainTransactionRunner.run(
+        try await TransactionCommand.run(
             .addCredit(userId: userId, credit: credit), summary: "added \(credit) credit to \(userId)", node: node,
             signer: signer, transactions: transactions, json: output.json)
     }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Chain
+import CarChainKit
 import EthereumPrimitives
 import EthereumRPC
 import Foundation
@@ -28,22 +28,25 @@ struct NodeOptions: ParsableArguments {
     }
 
     /// The node URL from `--rpc` or `$CARCHAIN_RPC`.
-    func url(environment: [String: String]) -> String? {
+    func url(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
         if let rpc, !rpc.isEmpty { return rpc }
         if let env = environment["CARCHAIN_RPC"], !env.isEmpty { return env }
         return nil
     }
 
     /// The embedded chain's data directory: `--data-dir`, else `$CARCHAIN_HOME/chain`, else `~/.carchain/chain`.
-    func dataDirectory(environment: [String: String]) -> URL {
+    func dataDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
         if let dataDir, !dataDir.isEmpty { return URL(fileURLWithPath: dataDir) }
-        return ChainStorage.defaultDirectory(environment: environment)
+        return CarchainHome.current(environment: environment).chainDirectory
     }
 
-    /// The contract address from `--contract`, parsed.
-    func contractAddress() throws(CLIError) -> Address? {
-        guard let contract else { return nil }
-        do { return try Address(contract) } catch { throw CLIError("--contract: \(error)") }
+    /// The connection these options describe.
+    func connection() throws(CLIError) -> ChainConnection {
+        var contractAddress: Address?
+        if let contract {
+            do { contractAddress = try Address(contract) } catch { throw CLIError("--contract: \(error)") }
+        }
+        return ChainConnection(url: url(), dataDirectory: dataDirectory(), chainID: chainId, timeout: timeout, contract: contractAddress)
     }
 }
 
@@ -82,19 +85,17 @@ struct TransactionOptions: ParsableArguments {
         if gasLimit == 0 { throw ValidationError("--gas-limit must be positive") }
     }
 
-    /// The sender's options for a node that must be on `chainID`.
-    func sendOptions(chainID: UInt64) throws(CLIError) -> SendOptions {
-        SendOptions(
-            expectedChainID: chainID,
-            gasLimit: gasLimit.map { .fixed($0) } ?? .estimate(margin: 1.2),
+    /// The sending settings these options describe.
+    func settings() throws(CLIError) -> SendSettings {
+        SendSettings(
+            gasLimit: gasLimit,
             feeMode: txType.flatMap(FeeMode.init(rawValue:)),
             gasPrice: try gasPrice.map { text throws(CLIError) in try TransactionOptions.amount(text, option: "--gas-price") },
             maxFeePerGas: try maxFee.map { text throws(CLIError) in try TransactionOptions.amount(text, option: "--max-fee") },
             maxPriorityFeePerGas: try priorityFee.map { text throws(CLIError) in try TransactionOptions.amount(text, option: "--priority-fee") },
-            receiptTimeout: receiptTimeout,
             confirmations: confirmations,
-            // Without the checks, a call the estimate finds reverting is still sent, so the chain refuses it.
-            gasLimitWhenEstimateReverts: noPrecheck ? (gasLimit ?? 500_000) : nil
+            receiptTimeout: receiptTimeout,
+            precheck: !noPrecheck
         )
     }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CarChainKit
 import EthereumCrypto
 import EthereumPrimitives
 import Foundation
@@ -14,7 +15,7 @@ struct SignerOptions: ParsableArguments {
     @Option(name: .customLong("private-key-env"), help: ArgumentHelp("Read the private key (hex) from this environment variable.", valueName: "VAR"))
     var privateKeyEnv: String?
 
-    @Option(help: ArgumentHelp("Sign with the key in this keystore v3 file (password from --password-file or a prompt).", valueName: "FILE"))
+    @Option(help: ArgumentHelp("Sign with the key in this keystore v3 file (password from a prompt, --password-file or --password-stdin).", valueName: "FILE"))
     var keystore: String?
 
     @OptionGroup var password: PasswordOptions
@@ -35,13 +36,29 @@ struct SignerOptions: ParsableArguments {
     }
 }
 
-/// `--password-file`: the password is the file's first line; otherwise a no-echo prompt on the terminal.
+/// How every command that needs a secret (a keystore or account password) gets it: a no-echo prompt on the
+/// terminal by default, the first line of a file with `--password-file`, or the first line of standard input
+/// with `--password-stdin` (for scripts). The one option group for passwords.
 struct PasswordOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Read the keystore password from the first line of this file.", valueName: "FILE"))
+    @Option(help: ArgumentHelp("Read the password from the first line of this file.", valueName: "FILE"))
     var passwordFile: String?
 
-    /// The password from the file or, on a terminal, typed without echo (twice when `confirm`).
+    @Flag(name: .customLong("password-stdin"), help: "Read the password from the first line of standard input instead of a no-echo prompt.")
+    var passwordStdin = false
+
+    func validate() throws {
+        if passwordFile != nil && passwordStdin { throw ValidationError("give --password-file or --password-stdin, not both") }
+    }
+
+    /// The password: stdin's first line with `--password-stdin`, the file's first line with `--password-file`,
+    /// else typed on the terminal without echo (twice when `confirm`).
     func read(prompt: String, confirm: Bool = false) throws -> String {
+        if passwordStdin {
+            guard let line = readLine(strippingNewline: true), !line.isEmpty else {
+                throw CLIError("--password-stdin: no password on standard input")
+            }
+            return line.hasSuffix("\r") ? String(line.dropLast()) : line
+        }
         if let passwordFile {
             guard let data = FileManager.default.contents(atPath: passwordFile) else {
                 throw CLIError("cannot read password file \(passwordFile)")
@@ -56,6 +73,12 @@ struct PasswordOptions: ParsableArguments {
             guard first == second else { throw CLIError("the passwords do not match") }
         }
         return first
+    }
+
+    /// ``read(prompt:confirm:)`` as a function the libraries call when they need the password (and only then).
+    func reader() -> @Sendable (String) throws -> String {
+        let options = self
+        return { prompt in try options.read(prompt: prompt) }
     }
 }
 
@@ -81,11 +104,13 @@ enum Secrets {
         return value
     }
 
-    /// Reads a line from the controlling terminal with echo turned off (termios), restoring the terminal after.
+    /// Reads a line from the controlling terminal with echo turned off (termios). The terminal's settings come
+    /// back however the read ends: normally, or by Ctrl-C / SIGTERM / SIGHUP, whose handler restores them
+    /// and then lets the signal take its usual course.
     static func promptWithoutEcho(_ prompt: String) throws -> String {
         let fd = open("/dev/tty", O_RDWR | O_CLOEXEC)
         guard fd >= 0 else {
-            throw CLIError("no terminal to ask for a password: pass --password-file FILE")
+            throw CLIError("no terminal to ask for the password: pass --password-file FILE or --password-stdin")
         }
         defer { close(fd) }
         var original = termios()
@@ -94,13 +119,48 @@ enum Secrets {
         silent.c_lflag &= ~tcflag_t(ECHO)
         silent.c_lflag |= tcflag_t(ECHONL)
         _ = prompt.withCString { write(fd, $0, strlen($0)) }
+        TerminalRestore.arm(fd: fd, settings: original)
+        defer { TerminalRestore.disarm() }
         guard tcsetattr(fd, TCSAFLUSH, &silent) == 0 else { throw CLIError("cannot turn off terminal echo") }
         defer { _ = tcsetattr(fd, TCSAFLUSH, &original) }
         var bytes: [UInt8] = []
         var byte: UInt8 = 0
-        while read(fd, &byte, 1) == 1 && byte != UInt8(ascii: "\n") { bytes.append(byte) }
+        while true {
+            let count = read(fd, &byte, 1)
+            if count < 0 && errno == EINTR { continue }
+            if count != 1 || byte == UInt8(ascii: "\n") { break }
+            bytes.append(byte)
+        }
         if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
         return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+/// Puts the terminal's settings back when a signal ends the process during a no-echo prompt, so Ctrl-C never
+/// leaves the shell without echo. The handler only calls async-signal-safe functions (tcsetattr, signal,
+/// raise) on state written before it is installed.
+enum TerminalRestore {
+    nonisolated(unsafe) private static var descriptor: Int32 = -1
+    nonisolated(unsafe) private static var settings = termios()
+    nonisolated(unsafe) private static var previous: [(@convention(c) (Int32) -> Void)?] = []
+    private static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+
+    static func arm(fd: Int32, settings saved: termios) {
+        settings = saved
+        descriptor = fd
+        previous = signals.map { signal($0, restoreAndReraise) }
+    }
+
+    /// Puts back the handlers that were there before ``arm(fd:settings:)``.
+    static func disarm() {
+        for (number, handler) in zip(signals, previous) { _ = signal(number, handler) }
+        descriptor = -1
+    }
+
+    private static let restoreAndReraise: @convention(c) (Int32) -> Void = { number in
+        if TerminalRestore.descriptor >= 0 { _ = tcsetattr(TerminalRestore.descriptor, TCSAFLUSH, &TerminalRestore.settings) }
+        _ = signal(number, SIG_DFL)
+        _ = raise(number)
     }
 }
 
@@ -110,6 +170,6 @@ struct KeystoreDirectoryOption: ParsableArguments {
     var keystoreDir: String?
 
     var directory: KeystoreDirectory {
-        keystoreDir.map { KeystoreDirectory(url: URL(fileURLWithPath: $0)) } ?? .defaultDirectory()
+        keystoreDir.map { KeystoreDirectory(url: URL(fileURLWithPath: $0)) } ?? CarchainHome.current().keystores
     }
 }

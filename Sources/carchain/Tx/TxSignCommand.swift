@@ -110,7 +110,7 @@ struct TxSignCommand: ParsableCommand {
     }
 
     static func parseAccessList(_ text: String) throws -> AccessList {
-        guard let root = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)), let entries = root.arrayValue else {
+        guard let root = try? JSONValue(parsing: text), let entries = root.arrayValue else {
             throw CLIError("--access-list is not a JSON array")
         }
         return try entries.enumerated().map { i, entry in

@@ -24,7 +24,7 @@ struct RLPEncodeCommand: ParsableCommand {
         let text = try json ?? KeccakCommand.readStdinText(what: "JSON")
         let value: JSONValue
         do {
-            value = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+            value = try JSONValue(parsing: text)
         } catch {
             throw CLIError("input is not valid JSON")
         }

@@ -1,6 +1,8 @@
 import CarChain
+import CarChainKit
 import Foundation
 import Testing
+import TestSupport
 
 /// The SVG map: content checks, and a rendering check with rsvg-convert (librsvg2-bin) to PNG.
 @Suite struct FleetMapTests {
@@ -62,12 +64,11 @@ import Testing
 
     /// Renders the demo map with rsvg-convert and checks the PNG's header and size.
     @Test func rendersToPNGWithRsvgConvert() throws {
-        guard let rsvg = ["/usr/bin/rsvg-convert", "/usr/local/bin/rsvg-convert", "/opt/homebrew/bin/rsvg-convert"]
-            .first(where: { FileManager.default.isExecutableFile(atPath: $0) })
-        else {
-            print("SKIPPED: FleetMapTests.rendersToPNGWithRsvgConvert (rsvg-convert not installed; Debian: apt-get install librsvg2-bin)")
-            return
-        }
+        guard
+            let rsvg = Prerequisite.tool(
+                "rsvg-convert", candidates: ["/opt/homebrew/bin/rsvg-convert"], install: "librsvg2-bin",
+                for: "FleetMapTests.rendersToPNGWithRsvgConvert")?.path
+        else { return }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fleet-map-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -1,4 +1,5 @@
 import CarChain
+import CarChainKit
 import EthereumPrimitives
 import Foundation
 import Testing

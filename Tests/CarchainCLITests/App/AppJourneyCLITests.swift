@@ -70,7 +70,7 @@ extension NodeCLIHarness {
         #expect(keystores.count == 1)
         for file in keystores { #expect(try Self.mode(file) == 0o600) }
 
-        let whoami = try JSONDecoder().decode(JSONValue.self, from: Data(try cli.succeed(["whoami", "--json"]).utf8))
+        let whoami = try JSONValue(parsing: try cli.succeed(["whoami", "--json"]))
         #expect(whoami["email"] == .string("alice@example.com"))
         #expect(whoami["role"] == .string("user"))
         #expect(whoami["registered"] == .bool(true))
@@ -86,7 +86,7 @@ extension NodeCLIHarness {
         #expect(NodeCLIHarness.isTransactionLine(try cli.succeed(["rent", "6789BBB"], password: pw), summary: "rented car 6789BBB to alice@example.com"))
         #expect(try cli.fail(["rent", "2353HYP"], password: pw).hasPrefix("carchain: user already renting a car"))
         #expect(try cli.fail(["rent", "2353HYP"], password: "not-her-password").hasPrefix("carchain: wrong password for alice@example.com's account key"))
-        let all = try JSONDecoder().decode(JSONValue.self, from: Data(try cli.succeed(["cars", "--all", "--json"]).utf8))
+        let all = try JSONValue(parsing: try cli.succeed(["cars", "--all", "--json"]))
         let listed = try #require(all.arrayValue)
         #expect(listed.count == 2)
         #expect(listed.first?["plate"] == .string("2353HYP") && listed.first?["status"] == .string("available"))
@@ -105,7 +105,7 @@ extension NodeCLIHarness {
         #expect(profileText.hasPrefix("email:   alice@example.com\nuid:     \(uid)\naccount: 0x"), "\(profileText)")
         #expect(profileText.contains("credit:  2\ncar:     -\nrentals: 1\n  6789BBB  rented in block "))
         #expect(profileText.contains("credit top-ups: 1\n  +3 (balance 3) in block "))
-        let profile = try JSONDecoder().decode(JSONValue.self, from: Data(try cli.succeed(["profile", "--json"]).utf8))
+        let profile = try JSONValue(parsing: try cli.succeed(["profile", "--json"]))
         #expect(profile["credit"] == .string("2") && profile["car"] == .string("-"))
         let rental = try #require(profile["rentals"]?.arrayValue?.first)
         #expect(rental["plate"] == .string("6789BBB"))

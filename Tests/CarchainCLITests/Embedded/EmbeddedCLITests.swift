@@ -50,7 +50,7 @@ import Glibc
         // First use deploys CarChain (dev account 0 is the manager) and remembers it in the data dir.
         #expect(try home.succeed(["stats"]) == "registered users: 0\nregistered cars:  0\nrented cars:      0\navailable cars:   0\n")
         let file = home.directory.appendingPathComponent("chain/carchain.json")
-        let remembered = try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: file))
+        let remembered = try JSONValue(parsing: [UInt8](Data(contentsOf: file)))
         #expect(remembered["contract"]?.stringValue == "0x5FbDB2315678afecb367f032d93F642f64180aa3")
         #expect(!FileManager.default.fileExists(atPath: home.directory.appendingPathComponent("config.json").path))
 
@@ -68,7 +68,7 @@ import Glibc
         // `deploy` puts a new contract in the data dir (not in config.json); later commands use it.
         let deploy = try home.succeed(["deploy"])
         #expect(deploy.hasPrefix("deployed CarChain (project) at 0x"))
-        let again = try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: file))
+        let again = try JSONValue(parsing: [UInt8](Data(contentsOf: file)))
         #expect(again["contract"]?.stringValue != "0x5FbDB2315678afecb367f032d93F642f64180aa3")
         #expect(try home.succeed(["stats"]) == "registered users: 0\nregistered cars:  0\nrented cars:      0\navailable cars:   0\n")
         #expect(!FileManager.default.fileExists(atPath: home.directory.appendingPathComponent("config.json").path))
@@ -141,7 +141,7 @@ import Glibc
         }
         let nodeURL = try #require(url, "carchain node did not start")
         // The lock file names the node; the CLI goes through it (the files are locked by the node).
-        let lock = try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: home.directory.appendingPathComponent("chain/LOCK")))
+        let lock = try JSONValue(parsing: [UInt8](Data(contentsOf: home.directory.appendingPathComponent("chain/LOCK"))))
         #expect(lock["url"] == .string(nodeURL))
         try home.succeed(["car", "register", "N2", "--plate-format", "any"])
         #expect(try home.succeed(["stats"]).hasPrefix("registered users: 0\nregistered cars:  2\n"))

@@ -17,7 +17,7 @@ import TestSupport
         #expect(NodeCLIHarness.isTransactionLine(deploy, summary: String(deploy.prefix { $0 != ":" })))
 
         // The address is remembered per chain id.
-        let config = try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: cli.home.appendingPathComponent("config.json")))
+        let config = try JSONValue(parsing: [UInt8](Data(contentsOf: cli.home.appendingPathComponent("config.json"))))
         let remembered = try #require(config["contracts"]?["4"]?.stringValue)
         #expect(deploy.contains(remembered))
 
@@ -45,7 +45,7 @@ import TestSupport
 
         #expect(try cli.succeed(["profile", uid1]) == "user:   \(uid1)\ncredit: 114\ncar:    -\n")
         #expect(try cli.succeed(["profile", uid2]) == "user:   \(uid2)\ncredit: 0\ncar:    -\n")
-        let stats = try JSONDecoder().decode(JSONValue.self, from: Data(try cli.succeed(["stats", "--json"]).utf8))
+        let stats = try JSONValue(parsing: try cli.succeed(["stats", "--json"]))
         #expect(stats == .object([
             ("availableCars", .string("3")), ("registeredCars", .string("3")), ("registeredUsers", .string("2")), ("rentedCars", .string("0")),
         ]))
@@ -67,14 +67,14 @@ import TestSupport
         #expect(try cli.fail(["rent", "CAR1", "--user", "bob", "--dev-account", "2"])
             == "carchain: not user's account or manager (checked before sending; nothing was sent)")
         let json = try cli.succeed(["rent", "CAR1", "--user", "bob", "--private-key-env", "K1", "--tx-type", "auto", "--json"], environment: key1)
-        let report = try JSONDecoder().decode(JSONValue.self, from: Data(json.utf8))
+        let report = try JSONValue(parsing: json)
         #expect(report["action"] == .string("rentCar"))
         #expect(report["status"] == .string("success"))
         #expect(report["transactionHash"]?.stringValue?.count == 66)
         let gasUsed = try #require(report["gasUsed"].flatMap { UInt64($0.description) })
         let price = try #require(report["effectiveGasPrice"]?.stringValue.flatMap(UInt256.init))
         #expect(report["feeWei"]?.stringValue == (UInt256(gasUsed) * price).description)
-        let profile = try JSONDecoder().decode(JSONValue.self, from: Data(try cli.succeed(["profile", "bob", "--json"]).utf8))
+        let profile = try JSONValue(parsing: try cli.succeed(["profile", "bob", "--json"]))
         #expect(profile["credit"] == .string("2"))
         #expect(profile["car"] == .string("CAR1"))
         // Explicit legacy fees and gas limit.

@@ -5,7 +5,7 @@ import Foundation
 enum Wire {
     /// The parsed request body (an object, or an array for a batch).
     static func parse(_ body: [UInt8]) -> JSONValue {
-        (try? JSONDecoder().decode(JSONValue.self, from: Data(body))) ?? .null
+        (try? JSONValue(parsing: body)) ?? .null
     }
 
     static func method(_ body: [UInt8]) -> String { parse(body)["method"]?.stringValue ?? "" }

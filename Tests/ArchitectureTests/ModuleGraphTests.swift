@@ -1,0 +1,30 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// docs/ARCHITECTURE.md's module graph is the one Package.swift gives (tools/module_graph.py, from
+/// `swift package dump-package`), and the layering rules hold on every module's whole dependency closure:
+/// the CarChain binding reaches no EVM, chain, database, server or HTTP client; the dev node never the
+/// client; the chain no protocol. A new dependency that breaks a seam, or a graph left stale, fails here.
+@Suite struct ModuleGraphTests {
+    @Test func documentedGraphMatchesThePackageAndRulesHold() throws {
+        guard let python = Prerequisite.tool("python3", install: "python3", for: "module graph check"),
+            Prerequisite.tool("swift", for: "module graph check (swift package dump-package)") != nil
+        else { return }
+        let script = TestPaths.packageRoot.appendingPathComponent("tools/module_graph.py")
+        let output = try ProcessRunner.run(python, [script.path, "--check"])
+        #expect(output.status == 0, "tools/module_graph.py --check: \(output.stderr)")
+        // The check printed CarChain's closure: nothing heavier than the primitives, the ABI and transactions.
+        let line = try #require(output.stdout.split(separator: "\n").first { $0.hasPrefix("CarChain closure: ") })
+        let closure = Set(line.dropFirst("CarChain closure: ".count).split(separator: ", ").map(String.init))
+        let light: Set = ["EthereumPrimitives", "EthereumABI", "EthereumTransactions", "EthereumCrypto", "CSecp256k1", "Crypto", "CryptoExtras"]
+        #expect(closure.contains("EthereumABI") && closure.isSubset(of: light), "CarChain reaches \(closure.sorted())")
+    }
+}
+
+extension Prerequisite {
+    /// A program that comes with the Swift toolchain or Python rather than a Debian package of its own.
+    static func tool(_ name: String, for what: String) -> URL? {
+        tool(name, install: "the Swift toolchain", for: what)
+    }
+}
