@@ -23,7 +23,19 @@ import TestSupport
         echo_at_prompt = bool(termios.tcgetattr(master)[3] & termios.ECHO)
         time.sleep(0.2)
         os.write(master, b"\x03")
-        _, status = os.waitpid(pid, 0)
+        # Ctrl-C is the line discipline's interrupt character: the kernel sends SIGINT to the prompt's process.
+        status, deadline = None, time.time() + 20
+        while status is None and time.time() < deadline:
+            done, code = os.waitpid(pid, os.WNOHANG)
+            if done:
+                status = code
+            else:
+                time.sleep(0.05)
+        if status is None:
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+            print("still running 20 s after Ctrl-C")
+            sys.exit(0)
         echo_after = bool(termios.tcgetattr(master)[3] & termios.ECHO)
         signal = os.WTERMSIG(status) if os.WIFSIGNALED(status) else 0
         print(f"prompt={int(b'Password' in seen)} echo_at_prompt={int(echo_at_prompt)} echo_after={int(echo_after)} signal={signal}")

@@ -118,11 +118,12 @@ enum Secrets {
         var silent = original
         silent.c_lflag &= ~tcflag_t(ECHO)
         silent.c_lflag |= tcflag_t(ECHONL)
-        _ = prompt.withCString { write(fd, $0, strlen($0)) }
         TerminalRestore.arm(fd: fd, settings: original)
         defer { TerminalRestore.disarm() }
+        // Echo goes off before the prompt shows, so nothing typed after it can appear.
         guard tcsetattr(fd, TCSAFLUSH, &silent) == 0 else { throw CLIError("cannot turn off terminal echo") }
         defer { _ = tcsetattr(fd, TCSAFLUSH, &original) }
+        _ = prompt.withCString { write(fd, $0, strlen($0)) }
         var bytes: [UInt8] = []
         var byte: UInt8 = 0
         while true {
