@@ -74,9 +74,12 @@ public struct AuthClient: Sendable {
         let response = try await call(
             .signUp, AuthWire.SignUpRequest(email: email, password: password, displayName: displayName),
             as: AuthWire.SignUpResponse.self)
+        guard let idToken = response.idToken, let refreshToken = response.refreshToken,
+            let expiresIn = response.expiresIn
+        else { throw .malformedResponse(endpoint: FirebaseAuthEndpoint.signUp.path, reason: "no tokens in the answer") }
         return try session(
-            uid: response.localId, email: response.email, idToken: response.idToken,
-            refreshToken: response.refreshToken, expiresIn: response.expiresIn, issuedAt: issuedAt, endpoint: .signUp)
+            uid: response.localId, email: response.email ?? EmailAddress.normalize(email), idToken: idToken,
+            refreshToken: refreshToken, expiresIn: expiresIn, issuedAt: issuedAt, endpoint: .signUp)
     }
 
     /// Signs in with email and password. Errors: `INVALID_LOGIN_CREDENTIALS` (unknown email or wrong password
@@ -95,16 +98,17 @@ public struct AuthClient: Sendable {
     /// The account an ID token belongs to. Errors: `INVALID_ID_TOKEN`, `TOKEN_EXPIRED`, `USER_NOT_FOUND`.
     public func lookup(idToken: String) async throws(AuthClientError) -> AuthAccount {
         let response = try await call(.lookup, AuthWire.LookupRequest(idToken: idToken), as: AuthWire.LookupResponse.self)
-        guard let user = response.users.first else {
-            throw .malformedResponse(endpoint: FirebaseAuthEndpoint.lookup.path, reason: "users is empty")
+        guard let user = response.users?.first, let email = user.email else {
+            throw .malformedResponse(endpoint: FirebaseAuthEndpoint.lookup.path, reason: "no account with an email")
         }
         return AuthAccount(
-            uid: user.localId, email: user.email, displayName: user.displayName, emailVerified: user.emailVerified,
+            uid: user.localId, email: email, displayName: user.displayName, emailVerified: user.emailVerified,
             createdAt: Int64(user.createdAt).map { Date(timeIntervalSince1970: TimeInterval($0) / 1000) },
-            lastLoginAt: Int64(user.lastLoginAt).map { Date(timeIntervalSince1970: TimeInterval($0) / 1000) })
+            lastLoginAt: user.lastLoginAt.flatMap(Int64.init).map { Date(timeIntervalSince1970: TimeInterval($0) / 1000) })
     }
 
-    /// Exchanges the session's refresh token for a new ID token. Errors: `INVALID_REFRESH_TOKEN`,
+    /// Exchanges the session's refresh token for a new ID token and the next refresh token (refresh tokens rotate:
+    /// persist the returned session, the old one's refresh token is used up). Errors: `INVALID_REFRESH_TOKEN`,
     /// `TOKEN_EXPIRED`, `USER_NOT_FOUND`, `USER_DISABLED`.
     public func refresh(_ session: AuthSession) async throws(AuthClientError) -> AuthSession {
         let issuedAt = clock.now()
