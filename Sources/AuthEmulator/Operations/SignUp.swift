@@ -6,11 +6,10 @@ extension AuthEmulator {
     /// (`TOO_MANY_ATTEMPTS_TRY_LATER`), then the password is hashed and the account inserted, so a taken email
     /// (`EMAIL_EXISTS`) costs the same scrypt work as a new one. An administrator (`projects/{p}/accounts`, the
     /// Admin SDK's `create_user`) may give any subset of email, password, uid, phone number, photo, verified and
-    /// disabled flags, and gets no tokens.
+    /// disabled flags, and gets no tokens (`createAccount`).
     public func signUp(_ request: AuthWire.SignUpRequest, context: AuthCallContext = .inProcess)
         async throws(AuthServiceError) -> AuthWire.SignUpResponse
     {
-        if context.privileged { return try await createAccount(request) }
         guard request.localId == nil else { throw .badRequest(.unexpectedParameter, "User ID") }
         guard let rawEmail = request.email, !rawEmail.isEmpty else { throw .badRequest(.missingEmail) }
         guard let password = request.password, !password.isEmpty else { throw .badRequest(.missingPassword) }
@@ -30,14 +29,14 @@ extension AuthEmulator {
         try await insertWithFreshUID(&user)
         let tokens = try await startSession(for: user, provider: "password", authTime: now)
         return AuthWire.SignUpResponse(
-            idToken: tokens.idToken, displayName: user.displayName, email: user.email,
-            refreshToken: tokens.refreshToken, expiresIn: tokens.expiresIn, localId: user.uid)
+            idToken: tokens.idToken, displayName: user.displayName, email: email, refreshToken: tokens.refreshToken,
+            expiresIn: tokens.expiresIn, localId: user.uid)
     }
 
     /// The Admin SDK's `create_user`: `DUPLICATE_LOCAL_ID`, `INVALID_LOCAL_ID`, `INVALID_EMAIL`, `EMAIL_EXISTS`,
     /// `INVALID_PHONE_NUMBER`, `PHONE_NUMBER_EXISTS`, `WEAK_PASSWORD`.
-    private func createAccount(_ request: AuthWire.SignUpRequest) async throws(AuthServiceError)
-        -> AuthWire.SignUpResponse
+    public func createAccount(_ request: AuthWire.SignUpRequest) async throws(AuthServiceError)
+        -> AuthWire.CreateAccountResponse
     {
         if let uid = request.localId {
             try Self.checkUID(uid)
@@ -61,9 +60,7 @@ extension AuthEmulator {
         } else {
             try await insert(user)
         }
-        return AuthWire.SignUpResponse(
-            idToken: nil, displayName: user.displayName, email: user.email, refreshToken: nil, expiresIn: nil,
-            localId: user.uid)
+        return AuthWire.CreateAccountResponse(localId: user.uid, email: user.email, displayName: user.displayName)
     }
 
     /// Inserts `user`, drawing a new uid on the (practically impossible: 62^28) collision.

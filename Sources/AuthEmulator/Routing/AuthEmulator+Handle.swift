@@ -60,7 +60,9 @@ extension AuthEmulator {
         let body = request.body
         switch route.operation {
         case .signUp:
-            return try Self.ok(await signUp(Self.decode(AuthWire.SignUpRequest.self, from: body), context: context))
+            let request = try Self.decode(AuthWire.SignUpRequest.self, from: body)
+            if context.privileged { return try Self.ok(await createAccount(request)) }
+            return try Self.ok(await signUp(request, context: context))
         case .signInWithPassword:
             return try Self.ok(
                 await signInWithPassword(

@@ -59,7 +59,9 @@ extension AuthStore {
         let now = milliseconds(date)
         let expiry = date.addingTimeInterval(lifetime)
         let step = try await run { db -> ExchangeStep in
-            try db.execute(sql: "DELETE FROM sessions WHERE expires_at_ms <= ?", arguments: [now])
+            try db.execute(
+                sql: "DELETE FROM sessions WHERE expires_at_ms <= ? AND token_sha256 != ?",
+                arguments: [now, Data(tokenSHA256)])
             guard
                 let row = try Row.fetchOne(
                     db, sql: "SELECT * FROM sessions WHERE token_sha256 = ?", arguments: [Data(tokenSHA256)]),
@@ -77,7 +79,8 @@ extension AuthStore {
             else { return .done(.unknown) }
             let createdAt: Int64 = row["created_at_ms"]
             let validSince: Int64 = account["valid_since_s"]
-            if row["revoked"] as Bool || createdAt < validSince * 1000 {
+            let expiresAt: Int64 = row["expires_at_ms"]
+            if row["revoked"] as Bool || createdAt < validSince * 1000 || expiresAt <= now {
                 try db.execute(sql: "DELETE FROM sessions WHERE family = ?", arguments: [family])
                 return .done(.expired)
             }

@@ -94,6 +94,15 @@ extension AuthWire {
         }
     }
 
+    /// The answer to an administrator's create (`projects/{p}/accounts`, the Admin SDK's `create_user`): the
+    /// account, no tokens.
+    public struct CreateAccountResponse: Codable, Sendable, Equatable {
+        public var kind = "identitytoolkit#SignupNewUserResponse"
+        public var localId: String
+        public var email: String?
+        public var displayName: String?
+    }
+
     /// `accounts:update` request: by ID token (the user), by `oobCode` (applying an email verification), or by
     /// `localId` (Admin SDK, which may also set the privileged fields).
     public struct UpdateRequest: Codable, Sendable, Equatable {

@@ -44,27 +44,27 @@ public enum AuthWire {
         }
     }
 
-    /// `accounts:signUp` response. An Admin SDK create gets no tokens.
+    /// `accounts:signUp` response to a client (an administrator's create gets `CreateAccountResponse`).
     public struct SignUpResponse: Codable, Sendable, Equatable {
         /// `identitytoolkit#SignupNewUserResponse`.
         public var kind: String
-        /// The ID token (JWT), for a client sign-up.
-        public var idToken: String?
+        /// The ID token (JWT).
+        public var idToken: String
         /// The display name, when one was given.
         public var displayName: String?
-        /// The canonical (lowercased) email, when the account has one.
-        public var email: String?
-        /// The refresh token, for a client sign-up.
-        public var refreshToken: String?
+        /// The canonical (lowercased) email.
+        public var email: String
+        /// The refresh token.
+        public var refreshToken: String
         /// Seconds until the ID token expires, as a decimal string ("3600").
-        public var expiresIn: String?
+        public var expiresIn: String
         /// The new account's uid.
         public var localId: String
 
         /// Creates a response.
         public init(
-            kind: String = "identitytoolkit#SignupNewUserResponse", idToken: String?, displayName: String?,
-            email: String?, refreshToken: String?, expiresIn: String?, localId: String
+            kind: String = "identitytoolkit#SignupNewUserResponse", idToken: String, displayName: String?,
+            email: String, refreshToken: String, expiresIn: String, localId: String
         ) {
             self.kind = kind
             self.idToken = idToken

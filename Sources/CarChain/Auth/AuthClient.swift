@@ -74,12 +74,9 @@ public struct AuthClient: Sendable {
         let response = try await call(
             .signUp, AuthWire.SignUpRequest(email: email, password: password, displayName: displayName),
             as: AuthWire.SignUpResponse.self)
-        guard let idToken = response.idToken, let refreshToken = response.refreshToken,
-            let expiresIn = response.expiresIn
-        else { throw .malformedResponse(endpoint: FirebaseAuthEndpoint.signUp.path, reason: "no tokens in the answer") }
         return try session(
-            uid: response.localId, email: response.email ?? EmailAddress.normalize(email), idToken: idToken,
-            refreshToken: refreshToken, expiresIn: expiresIn, issuedAt: issuedAt, endpoint: .signUp)
+            uid: response.localId, email: response.email, idToken: response.idToken,
+            refreshToken: response.refreshToken, expiresIn: response.expiresIn, issuedAt: issuedAt, endpoint: .signUp)
     }
 
     /// Signs in with email and password. Errors: `INVALID_LOGIN_CREDENTIALS` (unknown email or wrong password
