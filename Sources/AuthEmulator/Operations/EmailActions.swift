@@ -31,7 +31,8 @@ extension AuthEmulator {
             guard EmailAddress.isValid(raw) else { throw .badRequest(.invalidEmail) }
             email = EmailAddress.normalize(raw)
             if type == .passwordReset, try await storeCall({ try await self.store.user(email: email) }) == nil {
-                if returnLink || !(try await improvedEmailPrivacy()) { throw .badRequest(.emailNotFound) }
+                let hidesExistence = try await improvedEmailPrivacy()
+                if returnLink || !hidesExistence { throw .badRequest(.emailNotFound) }
                 // Email enumeration protection: the same answer as for an account, and no code is made.
                 return AuthWire.SendOobCodeResponse(email: email)
             }

@@ -57,6 +57,12 @@ public struct AuthRoute: Sendable, Equatable {
         "/identitytoolkit.googleapis.com", "/securetoken.googleapis.com", "/emulator", "/www.googleapis.com",
     ]
 
+    /// Creates a route.
+    public init(operation: AuthOperation, project: String?) {
+        self.operation = operation
+        self.project = project
+    }
+
     /// The route of `method` on `path`; nil when the service has no such endpoint (404).
     public init?(method: String, path: String) {
         let method = method.uppercased()

@@ -62,10 +62,9 @@ extension AuthStore {
 
     /// The code, expired or not (the caller tells `EXPIRED_OOB_CODE` from `INVALID_OOB_CODE`).
     public func oobCode(_ code: String) async throws(AuthStoreError) -> OobCodeRecord? {
-        let row = try await run { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM oob_codes WHERE code = ?", arguments: [code])
+        try await run { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM oob_codes WHERE code = ?", arguments: [code]).flatMap(Self.oobRecord)
         }
-        return row.flatMap(Self.oobRecord)
     }
 
     /// Consumes the code: deletes it and returns whether it was still there (a code works once, even when two
@@ -79,11 +78,10 @@ extension AuthStore {
 
     /// The unexpired codes, oldest first; expired ones are deleted.
     public func oobCodes(at date: Date) async throws(AuthStoreError) -> [OobCodeRecord] {
-        let rows = try await run { db in
+        try await run { db in
             try db.execute(sql: "DELETE FROM oob_codes WHERE expires_at_ms <= ?", arguments: [milliseconds(date)])
-            return try Row.fetchAll(db, sql: "SELECT * FROM oob_codes ORDER BY created_at_ms, code")
+            return try Row.fetchAll(db, sql: "SELECT * FROM oob_codes ORDER BY created_at_ms, code").compactMap(Self.oobRecord)
         }
-        return rows.compactMap(Self.oobRecord)
     }
 
     private static func oobRecord(_ row: Row) -> OobCodeRecord? {

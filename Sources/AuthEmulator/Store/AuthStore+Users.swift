@@ -29,8 +29,7 @@ extension AuthStore {
     /// Replaces the stored fields of `user.uid` with `user`'s; `emailTaken` / `phoneNumberTaken` when another
     /// account holds the new email or phone number.
     public func saveUser(_ user: AuthUserRecord) async throws(AuthStoreError) {
-        var arguments = Self.arguments(user)
-        _ = arguments.append(contentsOf: [user.uid])
+        let arguments = Self.arguments(user) + [user.uid]
         let path = path
         do {
             try await database.write { db in
@@ -146,30 +145,27 @@ extension AuthStore {
     private func fetchUsers(sql: String, arguments: StatementArguments) async throws(AuthStoreError)
         -> [AuthUserRecord]
     {
-        let rows = try await run { db in try Row.fetchAll(db, sql: sql, arguments: arguments) }
-        var users: [AuthUserRecord] = []
-        users.reserveCapacity(rows.count)
-        for row in rows {
-            let uid: String = row["uid"]
-            var hash: PasswordHash?
-            if let encoded: String = row["password_hash"] {
-                guard let parsed = PasswordHash(encoded: encoded) else { throw .corruptPasswordHash(uid: uid) }
-                hash = parsed
-            }
-            let lastLogin: Int64? = row["last_login_at_ms"]
-            let passwordUpdated: Int64? = row["password_updated_at_ms"]
-            let lastRefresh: Int64? = row["last_refresh_at_ms"]
-            users.append(
-                AuthUserRecord(
-                    uid: uid, email: row["email"], displayName: row["display_name"], photoURL: row["photo_url"],
-                    phoneNumber: row["phone_number"], passwordHash: hash, emailVerified: row["email_verified"],
-                    disabled: row["disabled"], emailLinkSignin: row["email_link_signin"],
-                    customAttributes: row["custom_attributes"], createdAt: date(milliseconds: row["created_at_ms"]),
-                    lastLoginAt: lastLogin.map { date(milliseconds: $0) },
-                    passwordUpdatedAt: passwordUpdated.map { date(milliseconds: $0) },
-                    validSince: Date(timeIntervalSince1970: TimeInterval(row["valid_since_s"] as Int64)),
-                    lastRefreshAt: lastRefresh.map { date(milliseconds: $0) }))
+        try await run { db in try Row.fetchAll(db, sql: sql, arguments: arguments).map(Self.user(from:)) }
+    }
+
+    private static func user(from row: Row) throws -> AuthUserRecord {
+        let uid: String = row["uid"]
+        var hash: PasswordHash?
+        if let encoded: String = row["password_hash"] {
+            guard let parsed = PasswordHash(encoded: encoded) else { throw AuthStoreError.corruptPasswordHash(uid: uid) }
+            hash = parsed
         }
-        return users
+        let lastLogin: Int64? = row["last_login_at_ms"]
+        let passwordUpdated: Int64? = row["password_updated_at_ms"]
+        let lastRefresh: Int64? = row["last_refresh_at_ms"]
+        return AuthUserRecord(
+            uid: uid, email: row["email"], displayName: row["display_name"], photoURL: row["photo_url"],
+            phoneNumber: row["phone_number"], passwordHash: hash, emailVerified: row["email_verified"],
+            disabled: row["disabled"], emailLinkSignin: row["email_link_signin"],
+            customAttributes: row["custom_attributes"], createdAt: date(milliseconds: row["created_at_ms"]),
+            lastLoginAt: lastLogin.map { date(milliseconds: $0) },
+            passwordUpdatedAt: passwordUpdated.map { date(milliseconds: $0) },
+            validSince: Date(timeIntervalSince1970: TimeInterval(row["valid_since_s"] as Int64)),
+            lastRefreshAt: lastRefresh.map { date(milliseconds: $0) })
     }
 }

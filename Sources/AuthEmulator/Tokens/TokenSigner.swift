@@ -94,7 +94,7 @@ public struct TokenSigner: Sendable {
 
     private init(key: _RSA.Signing.PrivateKey) async throws(TokenSignerError) {
         let jwtKey: JWTKit.Insecure.RSA.PrivateKey
-        let primitives: (modulus: Data, publicExponent: Data)
+        let primitives: _RSA.Signing.PublicKey.Primitives
         let certificate: String
         do {
             jwtKey = try JWTKit.Insecure.RSA.PrivateKey(backing: key)
