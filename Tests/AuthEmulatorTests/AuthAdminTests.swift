@@ -9,7 +9,7 @@ struct AuthAdminTests {
     private static let prefix = "/identitytoolkit.googleapis.com/v1/projects/demo-carchain/"
 
     private func admin(
-        _ emulator: AuthEmulator, _ method: String = "POST", _ resource: String, _ json: String = "{}",
+        _ emulator: AuthEmulator, _ resource: String, _ json: String = "{}", method: String = "POST",
         authorization: String? = "Bearer owner"
     ) async throws -> (status: Int, json: JSON) {
         var headers = ["content-type": "application/json"]
@@ -112,7 +112,7 @@ struct AuthAdminTests {
         #expect(wrong.json["error"]?["errors"]?[0]?["reason"] == .string("authError"))
         #expect(try await admin(emulator, "accounts", authorization: "Basic b3duZXI=").status == 401)
         #expect(try await admin(emulator, "accounts", authorization: "bearer OWNER").status == 200)
-        let anonymous = try await admin(emulator, "GET", "accounts:batchGet", authorization: nil)
+        let anonymous = try await admin(emulator, "accounts:batchGet", method: "GET", authorization: nil)
         #expect(anonymous.status == 401)
         #expect(anonymous.json["error"]?["errors"]?[0]?["reason"] == .string("required"))
         let noKey = try await admin(emulator, "accounts:lookup", #"{"localId":["x"]}"#, authorization: nil)

@@ -111,7 +111,8 @@ struct AuthEmailActionTests {
         let owner = try await emulator.signUp(.init(email: "owner@example.com", password: "secret-pw"))
         let code3 = try await sendLink("link@example.com")
         #expect(await serviceError { try await emulator.signInWithEmailLink(.init(email: "link@example.com", oobCode: code3, idToken: owner.idToken)) }?.code == .emailExists)
-        let user = try #require(try await emulator.store.user(uid: first.localId))
+        let firstUID = try #require(first.localId)
+        let user = try #require(try await emulator.store.user(uid: firstUID))
         #expect(user.emailVerified && user.emailLinkSignin && user.passwordHash == nil)
     }
 }

@@ -98,7 +98,7 @@ class Node:
                 self.process.wait()
 
     def request(self, method: str, path: str, body=None, *, headers=None, query=None, form=None, raw=None,
-                source: str | None = None, timeout: float = 60) -> Response:
+                source: str | None = None, timeout: float = 300) -> Response:
         """One HTTP request; `body` is sent as JSON, `form` as application/x-www-form-urlencoded. `source` binds
         the client socket to another loopback address (127.0.0.x), which the server sees as another client."""
         if query:

@@ -180,6 +180,12 @@ extension AuthWire {
         public var localIds: [String]?
         /// Delete enabled accounts too (otherwise they fail with `NOT_DISABLED`).
         public var force: Bool?
+
+        /// Creates a request.
+        public init(localIds: [String]?, force: Bool?) {
+            self.localIds = localIds
+            self.force = force
+        }
     }
 
     /// `accounts:batchDelete` response: one entry per account that was not deleted.
@@ -192,6 +198,13 @@ extension AuthWire {
         public var index: Int
         public var localId: String
         public var message: String
+
+        /// Creates an entry.
+        public init(index: Int, localId: String, message: String) {
+            self.index = index
+            self.localId = localId
+            self.message = message
+        }
     }
 
     /// An empty JSON object (`{}`), the answer of operations with nothing to report.

@@ -59,6 +59,13 @@ extension AuthWire {
         public var oobCode: String?
         /// Links the email to the signed-in account instead of signing in to the email's.
         public var idToken: String?
+
+        /// Creates a request.
+        public init(email: String?, oobCode: String?, idToken: String? = nil) {
+            self.email = email
+            self.oobCode = oobCode
+            self.idToken = idToken
+        }
     }
 
     /// Tokens and the account of a sign-in by email link (`identitytoolkit#EmailLinkSigninResponse`) or custom
@@ -78,6 +85,12 @@ extension AuthWire {
         /// The custom token (a JWT from the Admin SDK's `create_custom_token`).
         public var token: String?
         public var returnSecureToken: Bool?
+
+        /// Creates a request.
+        public init(token: String?, returnSecureToken: Bool? = true) {
+            self.token = token
+            self.returnSecureToken = returnSecureToken
+        }
     }
 
     /// `projects/{p}:createSessionCookie` request.
@@ -85,6 +98,12 @@ extension AuthWire {
         public var idToken: String?
         /// Seconds, 300 … 1,209,600 (two weeks, the default).
         public var validDuration: WireInt64?
+
+        /// Creates a request.
+        public init(idToken: String?, validDuration: WireInt64?) {
+            self.idToken = idToken
+            self.validDuration = validDuration
+        }
     }
 
     /// `projects/{p}:createSessionCookie` response.
@@ -114,14 +133,30 @@ extension AuthWire {
         public var signIn: SignInConfig?
         public var emailPrivacyConfig: EmailPrivacyConfig?
 
+        /// Creates a configuration (or a partial update of one).
+        public init(signIn: SignInConfig?, emailPrivacyConfig: EmailPrivacyConfig?) {
+            self.signIn = signIn
+            self.emailPrivacyConfig = emailPrivacyConfig
+        }
+
         /// `allowDuplicateEmails` (always false here: one account per email).
         public struct SignInConfig: Codable, Sendable, Equatable {
             public var allowDuplicateEmails: Bool?
+
+            /// Creates the section.
+            public init(allowDuplicateEmails: Bool?) {
+                self.allowDuplicateEmails = allowDuplicateEmails
+            }
         }
 
         /// `enableImprovedEmailPrivacy`: email enumeration protection.
         public struct EmailPrivacyConfig: Codable, Sendable, Equatable {
             public var enableImprovedEmailPrivacy: Bool?
+
+            /// Creates the section.
+            public init(enableImprovedEmailPrivacy: Bool?) {
+                self.enableImprovedEmailPrivacy = enableImprovedEmailPrivacy
+            }
         }
     }
 
