@@ -78,13 +78,16 @@ struct AuthEmulatorHTTPTests {
             #expect(token.json.keys == ["access_token", "expires_in", "token_type", "refresh_token", "id_token", "user_id", "project_id"])
             #expect(token.json["token_type"] == .string("Bearer"))
             #expect(token.json["user_id"] == .string(uid))
-            #expect(token.json["refresh_token"] == .string(refreshToken))
+            // The refresh token rotates: the answer carries the next one.
+            var current = try #require(token.json["refresh_token"]?.string)
+            #expect(current != refreshToken)
 
             // …and JSON works too, in snake_case or camelCase.
-            for body in [#"{"grant_type":"refresh_token","refresh_token":"\#(refreshToken)"}"#,
-                         #"{"grantType":"refresh_token","refreshToken":"\#(refreshToken)"}"#] {
-                let jsonToken = try await send(client, .token, body)
+            for template in [#"{"grant_type":"refresh_token","refresh_token":"TOKEN"}"#,
+                             #"{"grantType":"refresh_token","refreshToken":"TOKEN"}"#] {
+                let jsonToken = try await send(client, .token, template.replacingOccurrences(of: "TOKEN", with: current))
                 #expect(jsonToken.status == 200, "\(jsonToken.raw)")
+                current = try #require(jsonToken.json["refresh_token"]?.string)
             }
             _ = emulator
         }
@@ -156,7 +159,7 @@ struct AuthEmulatorHTTPTests {
     @Test("handle(_:) answers 404 NOT_FOUND for unknown paths and methods")
     func notFound() async throws {
         let emulator = try await makeEmulator()
-        let unknown = await emulator.handle(AuthHTTPRequest(target: "/identitytoolkit.googleapis.com/v1/accounts:delete?key=k"))
+        let unknown = await emulator.handle(AuthHTTPRequest(target: "/identitytoolkit.googleapis.com/v1/accounts:noSuchThing?key=k"))
         #expect(unknown.status == 404)
         #expect(try JSON.parse(unknown.body)["error"]?["status"] == .string("NOT_FOUND"))
         let get = await emulator.handle(AuthHTTPRequest(method: "GET", target: FirebaseAuthEndpoint.signUp.path + "?key=k"))

@@ -30,7 +30,7 @@ struct AuthStorageTests {
         let database = try DatabaseQueue(path: (directory as NSString).appendingPathComponent(AuthStore.fileName))
         let (stored, digestLength) = try await database.read { db in
             (try String.fetchOne(db, sql: "SELECT password_hash FROM users") ?? "",
-             try Int.fetchOne(db, sql: "SELECT length(token_sha256) FROM refresh_tokens LIMIT 1") ?? 0)
+             try Int.fetchOne(db, sql: "SELECT length(token_sha256) FROM sessions LIMIT 1") ?? 0)
         }
         #expect(stored.hasPrefix("$scrypt$ln=10,r=8,p=1$"))
         let parsed = try #require(PasswordHash(encoded: stored))
@@ -57,7 +57,7 @@ struct AuthStorageTests {
         let second = try await AuthEmulator.open(dataDirectory: directory, projectId: "demo-carchain", clock: clock, policy: fastPolicy)
         #expect(second.signer.keyID == first.signer.keyID)
         let account = try await second.lookup(.init(idToken: created.idToken))
-        #expect(account.users.first?.localId == created.localId)
+        #expect(account.users?.first?.localId == created.localId)
         _ = try await second.refresh(.init(refreshToken: created.refreshToken))
         _ = try await second.signInWithPassword(.init(email: "tess@example.com", password: "secret-pw"))
     }

@@ -11,8 +11,11 @@ enum TestKeys {
     }
 }
 
-/// Cheap scrypt (N = 2^10) so the suites run quickly; `PasswordHasherTests` also exercises the default.
-let fastPolicy = AuthPolicy(scrypt: ScryptParameters(logN: 10, r: 8, p: 1))
+/// Cheap scrypt (N = 2^10) so the suites run quickly; `PasswordHasherTests` also exercises the default. The
+/// password-spraying limit is raised so suites that repeat a wrong password test only the limit they are about
+/// (`AuthLimitTests` uses the production limits).
+let fastPolicy = AuthPolicy(
+    scrypt: ScryptParameters(logN: 10, r: 8, p: 1), passwordSprayLimit: RateLimitPolicy(limit: 1000, window: 900))
 
 func makeEmulator(
     clock: ManualAuthClock = ManualAuthClock(), policy: AuthPolicy = fastPolicy, projectId: String = "demo-carchain"

@@ -57,4 +57,24 @@ import Testing
         print("AuthSignInTests: direct scrypt verify ratio (stand-in / real) \(direct)")
         #expect(direct > 0.5 && direct < 2, "stand-in verify \(standInTimes), real verify \(realTimes)")
     }
+
+    @Test("sign-up: WEAK_PASSWORD before EMAIL_EXISTS; a taken email costs the scrypt a new one costs")
+    func signUpOrderAndCost() async throws {
+        let emulator = try await makeEmulator()
+        _ = try await emulator.signUp(.init(email: "taken@example.com", password: "secret-pw"))
+        #expect(await serviceError { try await emulator.signUp(.init(email: "taken@example.com", password: "123")) }?.code == .weakPassword)
+        #expect(await serviceError { try await emulator.signUp(.init(email: "taken@example.com", password: "secret-pw")) }?.code == .emailExists)
+        // Cost: a taken email goes through hashing like a new one (scrypt runs before the insert), so the answer
+        // cannot come back sooner than about one scrypt.
+        let slow = AuthPolicy(scrypt: ScryptParameters(logN: 14, r: 8, p: 1))
+        let timed = try await makeEmulator(policy: slow)
+        _ = try await timed.signUp(.init(email: "taken@example.com", password: "secret-pw"))
+        let clock = ContinuousClock()
+        let hasher = try PasswordHasher(parameters: slow.scrypt)
+        let hashing = try #require((0..<3).map { _ in clock.measure { _ = try? hasher.hash("secret-pw") } }.min())
+        let taken = await clock.measure {
+            _ = await serviceError { try await timed.signUp(.init(email: "taken@example.com", password: "secret-pw")) }
+        }
+        #expect(taken >= hashing / 2, "EMAIL_EXISTS answered in \(taken), one scrypt takes \(hashing)")
+    }
 }

@@ -134,7 +134,7 @@ struct AuthClientTests {
 
             let refreshed = try await client.validSession(session)
             #expect(refreshed.idToken != session.idToken)
-            #expect(refreshed.refreshToken == session.refreshToken)
+            #expect(refreshed.refreshToken != session.refreshToken)  // refresh tokens rotate
             #expect(refreshed.uid == session.uid)
             #expect(refreshed.email == session.email)
             #expect(refreshed.expiresAt == clock.now().addingTimeInterval(3600))

@@ -95,16 +95,17 @@ public struct AuthClient: Sendable {
     /// The account an ID token belongs to. Errors: `INVALID_ID_TOKEN`, `TOKEN_EXPIRED`, `USER_NOT_FOUND`.
     public func lookup(idToken: String) async throws(AuthClientError) -> AuthAccount {
         let response = try await call(.lookup, AuthWire.LookupRequest(idToken: idToken), as: AuthWire.LookupResponse.self)
-        guard let user = response.users.first else {
-            throw .malformedResponse(endpoint: FirebaseAuthEndpoint.lookup.path, reason: "users is empty")
+        guard let user = response.users?.first, let email = user.email else {
+            throw .malformedResponse(endpoint: FirebaseAuthEndpoint.lookup.path, reason: "no account with an email")
         }
         return AuthAccount(
-            uid: user.localId, email: user.email, displayName: user.displayName, emailVerified: user.emailVerified,
+            uid: user.localId, email: email, displayName: user.displayName, emailVerified: user.emailVerified,
             createdAt: Int64(user.createdAt).map { Date(timeIntervalSince1970: TimeInterval($0) / 1000) },
-            lastLoginAt: Int64(user.lastLoginAt).map { Date(timeIntervalSince1970: TimeInterval($0) / 1000) })
+            lastLoginAt: user.lastLoginAt.flatMap(Int64.init).map { Date(timeIntervalSince1970: TimeInterval($0) / 1000) })
     }
 
-    /// Exchanges the session's refresh token for a new ID token. Errors: `INVALID_REFRESH_TOKEN`,
+    /// Exchanges the session's refresh token for a new ID token and the next refresh token (refresh tokens rotate:
+    /// persist the returned session, the old one's refresh token is used up). Errors: `INVALID_REFRESH_TOKEN`,
     /// `TOKEN_EXPIRED`, `USER_NOT_FOUND`, `USER_DISABLED`.
     public func refresh(_ session: AuthSession) async throws(AuthClientError) -> AuthSession {
         let issuedAt = clock.now()

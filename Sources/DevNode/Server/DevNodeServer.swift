@@ -14,7 +14,8 @@ public enum DevNodeServer {
         handler: NodeRPCHandler, auth: AuthEmulator?, host: String, port: Int, logger: Logger,
         onRunning: @escaping @Sendable (String) async -> Void
     ) -> some ApplicationProtocol {
-        let router = Router()
+        // The auth routes' context carries the client's address, for the auth service's per-address limits.
+        let router = Router(context: AuthEmulatorRequestContext.self)
         let limit = handler.limits.maxBodyBytes
         router.post("/") { request, _ -> Response in
             var request = request

@@ -4,7 +4,8 @@ import Foundation
 /// `SignUpResponse`, `SignInWithPasswordResponse`, `GetAccountInfoResponse`, and the Secure Token API's token
 /// response). Requests accept camelCase and snake_case keys, as Google's REST mapping does.
 public enum AuthWire {
-    /// `accounts:signUp` request.
+    /// `accounts:signUp` request (and the Admin SDK's `projects/{p}/accounts` create, which adds the privileged
+    /// fields: `localId`, `phoneNumber`, `emailVerified`, `disabled`).
     public struct SignUpRequest: Codable, Sendable, Equatable {
         /// The new account's email.
         public var email: String?
@@ -12,19 +13,38 @@ public enum AuthWire {
         public var password: String?
         /// An optional display name.
         public var displayName: String?
-        /// Accepted for compatibility; tokens are always returned.
+        /// Accepted for compatibility; tokens are returned for client sign-ups.
         public var returnSecureToken: Bool?
+        /// Admin only: the uid to give the account (1–128 characters).
+        public var localId: String?
+        /// Admin only: a photo URL.
+        public var photoUrl: String?
+        /// Admin only: an E.164 phone number (`+…`).
+        public var phoneNumber: String?
+        /// Admin only: whether the email counts as verified.
+        public var emailVerified: Bool?
+        /// Admin only: create the account disabled.
+        public var disabled: Bool?
 
         /// Creates a request.
-        public init(email: String?, password: String?, displayName: String? = nil, returnSecureToken: Bool? = true) {
+        public init(
+            email: String?, password: String?, displayName: String? = nil, returnSecureToken: Bool? = true,
+            localId: String? = nil, photoUrl: String? = nil, phoneNumber: String? = nil, emailVerified: Bool? = nil,
+            disabled: Bool? = nil
+        ) {
             self.email = email
             self.password = password
             self.displayName = displayName
             self.returnSecureToken = returnSecureToken
+            self.localId = localId
+            self.photoUrl = photoUrl
+            self.phoneNumber = phoneNumber
+            self.emailVerified = emailVerified
+            self.disabled = disabled
         }
     }
 
-    /// `accounts:signUp` response.
+    /// `accounts:signUp` response to a client (an administrator's create gets `CreateAccountResponse`).
     public struct SignUpResponse: Codable, Sendable, Equatable {
         /// `identitytoolkit#SignupNewUserResponse`.
         public var kind: String
@@ -108,96 +128,37 @@ public enum AuthWire {
         }
     }
 
-    /// `accounts:lookup` request.
+    /// `accounts:lookup` request: an ID token (client), or lists of uids, emails and phone numbers (Admin SDK).
     public struct LookupRequest: Codable, Sendable, Equatable {
         /// The ID token whose account to return.
         public var idToken: String?
+        /// Admin only: uids to look up.
+        public var localId: [String]?
+        /// Admin only: emails to look up.
+        public var email: [String]?
+        /// Admin only: phone numbers to look up.
+        public var phoneNumber: [String]?
 
         /// Creates a request.
-        public init(idToken: String?) {
+        public init(idToken: String?, localId: [String]? = nil, email: [String]? = nil, phoneNumber: [String]? = nil) {
             self.idToken = idToken
+            self.localId = localId
+            self.email = email
+            self.phoneNumber = phoneNumber
         }
     }
 
-    /// `accounts:lookup` response.
+    /// `accounts:lookup` response; `users` is absent when nothing matched (as the Firebase emulator answers).
     public struct LookupResponse: Codable, Sendable, Equatable {
         /// `identitytoolkit#GetAccountInfoResponse`.
         public var kind: String
-        /// The account (one element for an ID-token lookup).
-        public var users: [AccountInfo]
+        /// The accounts found.
+        public var users: [AccountInfo]?
 
         /// Creates a response.
-        public init(kind: String = "identitytoolkit#GetAccountInfoResponse", users: [AccountInfo]) {
+        public init(kind: String = "identitytoolkit#GetAccountInfoResponse", users: [AccountInfo]?) {
             self.kind = kind
             self.users = users
-        }
-    }
-
-    /// One account in a lookup response (`UserInfo` in Google's reference).
-    public struct AccountInfo: Codable, Sendable, Equatable {
-        /// The uid.
-        public var localId: String
-        /// The canonical email.
-        public var email: String
-        /// The display name, when set.
-        public var displayName: String?
-        /// Always the redacted marker `UkVEQUNURUQ=` ("REDACTED"), as production answers a non-admin caller.
-        public var passwordHash: String?
-        /// Whether the email has been verified (this service never verifies emails, so false).
-        public var emailVerified: Bool
-        /// When the password was last set, milliseconds since the epoch (a JSON number on the wire).
-        public var passwordUpdatedAt: Int64
-        /// The sign-in providers; one `password` entry.
-        public var providerUserInfo: [ProviderUserInfo]
-        /// Tokens issued before this time (seconds since the epoch, decimal string) are revoked.
-        public var validSince: String
-        /// Last sign-in, milliseconds since the epoch (decimal string).
-        public var lastLoginAt: String
-        /// Creation time, milliseconds since the epoch (decimal string).
-        public var createdAt: String
-        /// Last token issue, RFC 3339 with milliseconds (`2024-01-01T00:00:00.000Z`).
-        public var lastRefreshAt: String?
-
-        /// Creates an account entry.
-        public init(
-            localId: String, email: String, displayName: String?, passwordHash: String?, emailVerified: Bool,
-            passwordUpdatedAt: Int64, providerUserInfo: [ProviderUserInfo], validSince: String,
-            lastLoginAt: String, createdAt: String, lastRefreshAt: String?
-        ) {
-            self.localId = localId
-            self.email = email
-            self.displayName = displayName
-            self.passwordHash = passwordHash
-            self.emailVerified = emailVerified
-            self.passwordUpdatedAt = passwordUpdatedAt
-            self.providerUserInfo = providerUserInfo
-            self.validSince = validSince
-            self.lastLoginAt = lastLoginAt
-            self.createdAt = createdAt
-            self.lastRefreshAt = lastRefreshAt
-        }
-    }
-
-    /// One sign-in provider of an account.
-    public struct ProviderUserInfo: Codable, Sendable, Equatable {
-        /// `password`.
-        public var providerId: String
-        /// The provider's id for the user (the email, for `password`).
-        public var federatedId: String
-        /// The email.
-        public var email: String
-        /// The provider's raw id (the email, for `password`).
-        public var rawId: String
-        /// The display name, when set.
-        public var displayName: String?
-
-        /// Creates a provider entry.
-        public init(providerId: String, federatedId: String, email: String, rawId: String, displayName: String?) {
-            self.providerId = providerId
-            self.federatedId = federatedId
-            self.email = email
-            self.rawId = rawId
-            self.displayName = displayName
         }
     }
 
@@ -294,14 +255,20 @@ public enum AuthWire {
         public var message: String
         /// `global`.
         public var domain: String?
-        /// `invalid`, `forbidden`, `notFound`, `parseError`.
+        /// `invalid`, `forbidden`, `notFound`, `parseError`, `authError`, `required`.
         public var reason: String?
+        /// `Authorization` for credential errors.
+        public var location: String?
+        /// `header` for credential errors.
+        public var locationType: String?
 
         /// Creates an entry.
-        public init(message: String, domain: String?, reason: String?) {
+        public init(message: String, domain: String?, reason: String?, location: String? = nil, locationType: String? = nil) {
             self.message = message
             self.domain = domain
             self.reason = reason
+            self.location = location
+            self.locationType = locationType
         }
     }
 
@@ -329,7 +296,11 @@ public enum AuthWire {
         ErrorResponse(
             error: ErrorBody(
                 code: error.httpStatus, message: error.message,
-                errors: [ErrorItem(message: error.message, domain: "global", reason: error.reason)],
+                errors: [
+                    ErrorItem(
+                        message: error.itemMessage ?? error.message, domain: "global", reason: error.reason,
+                        location: error.location, locationType: error.location.map { _ in "header" })
+                ],
                 status: error.status))
     }
 }

@@ -64,7 +64,8 @@ public enum TokenSignerError: Error, Sendable, CustomStringConvertible {
 
 /// Signs and verifies ID tokens with an RS256 key (RSA-2048, PKCS#1 v1.5, SHA-256), as Firebase does. The key is
 /// generated on first use and kept in the data directory with mode 0600; its `kid` is derived from the public
-/// key, so a token names the key that signed it.
+/// key, so a token names the key that signed it. The public key is published the two ways Google publishes
+/// Firebase's: an X.509 certificate per key id, and a JWK set.
 public struct TokenSigner: Sendable {
     /// The file name of the key inside the data directory.
     public static let keyFileName = "auth-signing-key.pem"
@@ -75,38 +76,56 @@ public struct TokenSigner: Sendable {
     public let keyID: String
     /// The public key, PEM-encoded (SubjectPublicKeyInfo), for anyone who verifies tokens.
     public let publicKeyPEM: String
+    /// A self-signed certificate of the public key (valid from a day before this signer was made, for a year).
+    public let certificatePEM: String
+    /// The public key as a JWK (`kty` RSA, `alg` RS256, `use` sig, `kid`, `n`, `e`).
+    public let jwk: AuthWire.JSONWebKey
     private let keys: JWTKeyCollection
 
     /// Creates a signer from a PEM-encoded RSA private key.
     public init(privateKeyPEM: String) async throws(TokenSignerError) {
-        let key: JWTKit.Insecure.RSA.PrivateKey
+        let key: _RSA.Signing.PrivateKey
         do {
-            key = try JWTKit.Insecure.RSA.PrivateKey(pem: privateKeyPEM)
+            key = try _RSA.Signing.PrivateKey(pemRepresentation: privateKeyPEM)
         } catch {
             throw .invalidKey(path: nil, reason: String(describing: error))
         }
-        await self.init(key: key)
+        try await self.init(key: key)
     }
 
-    private init(key: JWTKit.Insecure.RSA.PrivateKey) async {
-        let publicKey = key.publicKey
-        let digest = SHA256.hash(data: publicKey.derRepresentation)
+    private init(key: _RSA.Signing.PrivateKey) async throws(TokenSignerError) {
+        let jwtKey: JWTKit.Insecure.RSA.PrivateKey
+        let primitives: _RSA.Signing.PublicKey.Primitives
+        let certificate: String
+        do {
+            jwtKey = try JWTKit.Insecure.RSA.PrivateKey(backing: key)
+            primitives = try key.publicKey.getKeyPrimitives()
+            let now = Date()
+            certificate = try SigningCertificate.pem(
+                key: key, notBefore: now.addingTimeInterval(-86_400), notAfter: now.addingTimeInterval(365 * 86_400))
+        } catch {
+            throw .invalidKey(path: nil, reason: String(describing: error))
+        }
+        let digest = SHA256.hash(data: key.publicKey.derRepresentation)
         let keyID = digest.prefix(20).map { String(format: "%02x", $0) }.joined()
         self.keyID = keyID
-        self.publicKeyPEM = publicKey.pemRepresentation
-        self.keys = await JWTKeyCollection().add(rsa: key, digestAlgorithm: .sha256, kid: JWKIdentifier(string: keyID))
+        self.publicKeyPEM = key.publicKey.pemRepresentation
+        self.certificatePEM = certificate
+        self.jwk = AuthWire.JSONWebKey(
+            kid: keyID, n: Base64URL.encode(primitives.modulus), e: Base64URL.encode(primitives.publicExponent))
+        self.keys = await JWTKeyCollection().add(rsa: jwtKey, digestAlgorithm: .sha256, kid: JWKIdentifier(string: keyID))
     }
 
     /// Generates a fresh 2048-bit key held only in memory (for `--ephemeral` and tests); returns the signer and
     /// the private key's PEM.
     public static func generate() async throws(TokenSignerError) -> (signer: TokenSigner, privateKeyPEM: String) {
-        let key: JWTKit.Insecure.RSA.PrivateKey
+        let key: _RSA.Signing.PrivateKey
         do {
-            key = try JWTKit.Insecure.RSA.PrivateKey(backing: _RSA.Signing.PrivateKey(keySize: .bits2048))
+            key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
         } catch {
             throw .generationFailed(String(describing: error))
         }
-        return (await TokenSigner(key: key), key.pemRepresentation)
+        return (try await TokenSigner(key: key), key.pemRepresentation)
     }
 
     /// Loads the key at `path`, or generates one and writes it there with mode 0600 when the file is absent.
@@ -146,11 +165,11 @@ public struct TokenSigner: Sendable {
         }
     }
 
-    /// Verifies an ID token as Firebase's Admin SDK does: RS256 signature by this key, `iss` and `aud` for
-    /// `projectId`, a non-empty `sub` equal to `user_id`, `iat` not in the future (beyond `allowedClockSkew`),
-    /// and `exp` after `now`.
-    public func verifyIDToken(_ token: String, projectId: String, now: Date) async throws(IDTokenError)
-        -> IDTokenClaims
+    /// Verifies an ID token as Firebase's Admin SDK does: RS256 signature by this key, `iss` (the ID token issuer
+    /// for `projectId`, unless `issuer` names another, e.g. the session cookie issuer) and `aud` for `projectId`, a
+    /// non-empty `sub` equal to `user_id`, `iat` not in the future (beyond `allowedClockSkew`), and `exp` after `now`.
+    public func verifyIDToken(_ token: String, projectId: String, now: Date, issuer: String? = nil)
+        async throws(IDTokenError) -> IDTokenClaims
     {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3 else { throw .malformed("expected 3 dot-separated parts, found \(parts.count)") }
@@ -168,8 +187,9 @@ public struct TokenSigner: Sendable {
             throw .malformed(String(describing: error))
         }
 
-        guard claims.issuer == IDTokenClaims.issuer(forProject: projectId) else {
-            throw .wrongClaim("iss is \(claims.issuer), expected \(IDTokenClaims.issuer(forProject: projectId))")
+        let expectedIssuer = issuer ?? IDTokenClaims.issuer(forProject: projectId)
+        guard claims.issuer == expectedIssuer else {
+            throw .wrongClaim("iss is \(claims.issuer), expected \(expectedIssuer)")
         }
         guard claims.audience == projectId else {
             throw .wrongClaim("aud is \(claims.audience), expected \(projectId)")

@@ -8,29 +8,42 @@ public struct AuthHTTPRequest: Sendable, Equatable {
     public var path: String
     /// Query parameters, percent-decoded (`key` carries the API key).
     public var query: [String: String]
-    /// Header fields with lowercased names (`content-type`, `x-goog-api-key`).
+    /// Header fields with lowercased names (`content-type`, `x-goog-api-key`, `authorization`, `host`, `origin`).
     public var headers: [String: String]
     /// The raw body: JSON, or form-encoded for the token endpoint.
     public var body: [UInt8]
+    /// The client's IP address as the server saw it (the socket's peer, never a forwarded header), for the
+    /// per-address limits; nil in process.
+    public var clientAddress: String?
+
+    /// The header fields the service reads; servers copy only these into `headers`.
+    public static let readHeaders: Set<String> = [
+        "content-type", "x-goog-api-key", "authorization", "host", "origin", "access-control-request-headers",
+    ]
 
     /// Creates a request from its parts; header names are lowercased.
     public init(
         method: String = "POST", path: String, query: [String: String] = [:], headers: [String: String] = [:],
-        body: [UInt8] = []
+        body: [UInt8] = [], clientAddress: String? = nil
     ) {
         self.method = method
         self.path = path
         self.query = query
         self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
         self.body = body
+        self.clientAddress = clientAddress
     }
 
     /// Creates a request from a request target such as `/path?key=abc`.
-    public init(method: String = "POST", target: String, headers: [String: String] = [:], body: [UInt8] = []) {
+    public init(
+        method: String = "POST", target: String, headers: [String: String] = [:], body: [UInt8] = [],
+        clientAddress: String? = nil
+    ) {
         let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         self.init(
             method: method, path: String(parts[0]),
-            query: parts.count > 1 ? FormEncoding.decode(String(parts[1])) : [:], headers: headers, body: body)
+            query: parts.count > 1 ? FormEncoding.decode(String(parts[1])) : [:], headers: headers, body: body,
+            clientAddress: clientAddress)
     }
 
     /// The API key from the `key` query parameter or the `x-goog-api-key` header; nil when both are absent or
@@ -42,7 +55,7 @@ public struct AuthHTTPRequest: Sendable, Equatable {
     }
 }
 
-/// The service's answer: a status and a JSON body.
+/// The service's answer: a status, headers (content type, CORS, `location` for a redirect) and a JSON body.
 public struct AuthHTTPResponse: Sendable, Equatable {
     /// The HTTP status code.
     public var status: Int
