@@ -9,9 +9,12 @@ import TestSupport
     /// Starts `carchain ARGS` on a pseudo-terminal, waits for the prompt, types Ctrl-C, and reports the terminal's
     /// echo flag at the prompt and after the process ended, and how it ended.
     static let driver = #"""
-        import os, pty, select, sys, termios, time
+        import os, pty, select, signal, sys, termios, time
         pid, master = pty.fork()
         if pid == 0:
+            # As from a login shell: no signal blocked (the test runner's threads block them, and a spawned
+            # process inherits that mask).
+            signal.pthread_sigmask(signal.SIG_SETMASK, set())
             os.execv(sys.argv[1], sys.argv[1:])
         seen, deadline = b"", time.time() + 60
         while b"Password" not in seen and time.time() < deadline:
