@@ -59,17 +59,12 @@ package enum PointEvaluation {
             guard !largestY, xBytes.allSatisfy({ $0 == 0 }) else { return nil }
             return .infinity
         }
-        guard let x = BLSFp(bigEndian: xBytes), var y = (x.squared * x + BLSConstants.b).squareRoot else {
+        guard let x = BLSFp(bigEndian: xBytes), var y = (x.squared * x + BLSFp.curveB).squareRoot else {
             return nil
         }
         if y.isLexicographicallyLargest != largestY { y = -y }
         let point = BLSAffine(x: x, y: y)
-        guard isInSubgroup(point) else { return nil }
+        guard BLSEndomorphism.isInG1(point) else { return nil }
         return point
-    }
-
-    /// [r]P = O.
-    package static func isInSubgroup(_ point: BLSAffine<BLSFp>) -> Bool {
-        BLSJacobian(point).multiplied(by: BLSConstants.groupOrder).isInfinity
     }
 }
