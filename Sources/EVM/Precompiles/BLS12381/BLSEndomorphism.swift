@@ -77,3 +77,63 @@ package enum BLSEndomorphism {
         hex: "bc69f08f2ee75b3584c6a0ea91b352888e2a8e9145ad7689986ff031508ffe1329c2f178731db956d82bf015d1212b02ec"
             + "0ec69d7477c1ae954cbc06689f6a359894c0adebbf6b4e8020005aaa95551")
 }
+
+/// Scalar multiplication in G1 and G2 split by the endomorphisms (GLV for φ, GLS for ψ): on the groups
+/// φ acts as [−x²] and ψ as [x], so a scalar reduced mod r splits into halves (G1) or quarters (G2) whose
+/// multiplications share one run of doublings. Only valid for points in G1 / G2 (the MSM precompiles
+/// check membership first); a test compares with the plain multiplication.
+package enum BLSGroupMultiplication {
+    static let xSquared = UInt256(BLSEndomorphism.absX) * UInt256(BLSEndomorphism.absX)
+
+    /// [k]P for P ∈ G1: k mod r = k0 + k1·x² gives [k]P = [k0]P − [k1]φ(P), k0, k1 < 2^128.
+    package static func g1(_ p: BLSJacobian<BLSFp>, _ k: UInt256) -> BLSJacobian<BLSFp> {
+        let (k1, k0) = (k % BLSConstants.groupOrder).quotientAndRemainder(dividingBy: xSquared)
+        let table = oddMultiples(p, count: 8)
+        let phiTable = table.map { BLSEndomorphism.phi($0).negated }
+        return interleaved([table, phiTable], [k0, k1], width: 5)
+    }
+
+    /// [k]Q for Q ∈ G2: k mod r = Σ dᵢ·|x|^i (four 64-bit digits), and [|x|]Q = −ψ(Q), so
+    /// [k]Q = [d0]Q − [d1]ψ(Q) + [d2]ψ²(Q) − [d3]ψ³(Q).
+    package static func g2(_ q: BLSJacobian<BLSFp2>, _ k: UInt256) -> BLSJacobian<BLSFp2> {
+        var rest = k % BLSConstants.groupOrder
+        var digits: [UInt256] = []
+        let base = UInt256(BLSEndomorphism.absX)
+        for _ in 0..<4 {
+            let (quotient, remainder) = rest.quotientAndRemainder(dividingBy: base)
+            digits.append(remainder)
+            rest = quotient
+        }
+        var tables = [oddMultiples(q, count: 4)]
+        for i in 1..<4 { tables.append(tables[i - 1].map { BLSEndomorphism.psi($0).negated }) }
+        return interleaved(tables, digits, width: 4)
+    }
+
+    /// P, 3P, 5P, … (count of them).
+    static func oddMultiples<F>(_ p: BLSJacobian<F>, count: Int) -> [BLSJacobian<F>] {
+        var table = [p]
+        let twice = p.doubled
+        for _ in 1..<count { table.append(table[table.count - 1] + twice) }
+        return table
+    }
+
+    /// Σ [kᵢ]Pᵢ with each kᵢ in width-w NAF against its table of odd multiples (2^(w−2) entries),
+    /// one shared doubling per digit position (Straus).
+    static func interleaved<F>(_ tables: [[BLSJacobian<F>]], _ scalars: [UInt256], width: Int) -> BLSJacobian<F> {
+        let nafs = scalars.map { BLSScalar.nonAdjacentForm($0, width: width) }
+        let length = nafs.map(\.count).max() ?? 0
+        var result = BLSJacobian<F>.infinity
+        for position in stride(from: length - 1, through: 0, by: -1) {
+            result = result.doubled
+            for (naf, table) in zip(nafs, tables) where position < naf.count {
+                let digit = naf[position]
+                if digit > 0 {
+                    result = result + table[Int(digit) >> 1]
+                } else if digit < 0 {
+                    result = result + table[Int(-digit) >> 1].negated
+                }
+            }
+        }
+        return result
+    }
+}

@@ -2,8 +2,9 @@ import EthereumPrimitives
 
 /// Multi-scalar multiplication Σ [kᵢ]Pᵢ for G1 and G2, as EIP-2537's MSM precompiles need.
 ///
-/// One pair is a single windowed multiplication (EIP-2537: "MSM with k = 1 ... invoke the single point
-/// multiplication"); a few pairs are summed from single multiplications; more use Pippenger's bucket
+/// The points must lie in G1 / G2 (the precompiles check). One pair is a single multiplication (EIP-2537:
+/// "MSM with k = 1 ... invoke the single point multiplication"), split by the endomorphism
+/// (``BLSGroupMultiplication``); a few pairs are summed from single multiplications; more use Pippenger's bucket
 /// method: the 256-bit scalars are cut into c-bit windows, and for each window every point is added
 /// (one mixed addition) into the bucket its digit names, then the buckets are summed by a running sum,
 /// so a window costs k + 2·2^c additions instead of k multiplications.
@@ -11,12 +12,24 @@ package enum BLSMSM {
     /// Below this many pairs the single multiplications are cheaper than the buckets' fixed cost.
     static let pippengerThreshold = 8
 
-    package static func multiply<F>(_ points: [BLSAffine<F>], _ scalars: [UInt256]) -> BLSJacobian<F> {
+    /// Σ [kᵢ]Pᵢ for points in G1 (single multiplications split by φ).
+    package static func multiply(_ points: [BLSAffine<BLSFp>], _ scalars: [UInt256]) -> BLSJacobian<BLSFp> {
+        multiply(points, scalars, single: BLSGroupMultiplication.g1)
+    }
+
+    /// Σ [kᵢ]Qᵢ for points in G2 (single multiplications split by ψ).
+    package static func multiply(_ points: [BLSAffine<BLSFp2>], _ scalars: [UInt256]) -> BLSJacobian<BLSFp2> {
+        multiply(points, scalars, single: BLSGroupMultiplication.g2)
+    }
+
+    static func multiply<F>(
+        _ points: [BLSAffine<F>], _ scalars: [UInt256], single: (BLSJacobian<F>, UInt256) -> BLSJacobian<F>
+    ) -> BLSJacobian<F> {
         precondition(points.count == scalars.count)
         if points.count < pippengerThreshold {
             var sum = BLSJacobian<F>.infinity
             for (p, k) in zip(points, scalars) where !p.isInfinity && !k.isZero {
-                sum = sum + BLSJacobian(p).multiplied(by: k)
+                sum = sum + single(BLSJacobian(p), k)
             }
             return sum
         }

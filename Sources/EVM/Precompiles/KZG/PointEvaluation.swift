@@ -40,8 +40,9 @@ package enum PointEvaluation {
     package static func verifyProof(
         commitment: BLSAffine<BLSFp>, z: UInt256, y: UInt256, proof: BLSAffine<BLSFp>
     ) -> Bool {
-        let g1 = BLSJacobian(BLSConstants.g1)
-        let lhs = BLSJacobian(commitment) + g1.multiplied(by: y).negated + BLSJacobian(proof).multiplied(by: z)
+        let yG1 = BLSGroupMultiplication.g1(BLSJacobian(BLSConstants.g1), y)
+        let zProof = BLSGroupMultiplication.g1(BLSJacobian(proof), z)
+        let lhs = BLSJacobian(commitment) + yG1.negated + zProof
         return BLSPairing.productIsOne(prepared: [(lhs.affine, minusG2Lines), (proof, tauG2Lines)])
     }
 
