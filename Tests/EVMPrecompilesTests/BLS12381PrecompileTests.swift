@@ -100,10 +100,16 @@ import Testing
 
     @Test func pointRules() {
         let infinity1 = [UInt8](repeating: 0, count: 128)
-        // (0, y) and (x, 0) are not infinity; (1, 2) is off the curve.
-        var zeroX = infinity1
-        zeroX[127] = 2
-        #expect(Self.reason(.g1Add, zeroX + Self.g1) == .notOnCurve)
+        // (0, y) is not infinity: (0, 1) is off the curve, while (0, 2) is on it (2² = 0³ + 4), a point of
+        // order 3 that ADD accepts and MSM refuses.
+        var zeroXOne = infinity1
+        zeroXOne[127] = 1
+        #expect(Self.reason(.g1Add, zeroXOne + Self.g1) == .notOnCurve)
+        var orderThree = infinity1
+        orderThree[127] = 2
+        let tripled = Self.output(Self.run(0x0B, orderThree + orderThree)).flatMap { Self.output(Self.run(0x0B, $0 + orderThree)) }
+        #expect(tripled == infinity1)
+        #expect(Self.reason(.g1MSM, orderThree + Self.zero32) == .notInG1)
         var offCurve = Self.g1
         offCurve[127] ^= 1
         #expect(Self.reason(.g1Add, Self.g1 + offCurve) == .notOnCurve)
