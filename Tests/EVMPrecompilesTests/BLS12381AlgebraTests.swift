@@ -71,8 +71,11 @@ import Testing
             #expect(Self.big(a - b) == (x + Self.p - y) % Self.p)
             #expect(Self.big(-a) == (Self.p - x) % Self.p)
             #expect(Self.big(a.inverse) == x.power(Self.p - 2, modulus: Self.p))
+            #expect(a.inverse == a.fermatInverse)
             #expect(a.squared.squareRoot.map { $0 == a || $0 == -a } == true)
             #expect(a.isSquare == (x.power((Self.p - 1) / 2, modulus: Self.p) <= 1))
+            #expect(a.isSquare == a.isSquareByEuler)
+            if !a.isSquare { #expect(a.squareRoot == nil && (-a).squareRoot != nil) }
         }
         // Extremes: p − 1 squared is 1, and bytes ≥ p are refused.
         let pMinus1 = Self.fp(Self.p - 1)
@@ -96,7 +99,7 @@ import Testing
             #expect(a.conjugate == a.power(Self.pLimbs()))
             #expect(a.squared.squareRoot.map { $0 == a || $0 == -a } == true)
             #expect(a.squared.isSquare)
-            if let root = b.squareRoot { #expect(root.squared == b) } else { #expect(!b.isSquare) }
+            if let root = b.squareRoot { #expect(root.squared == b) } else { #expect(!b.norm.isSquareByEuler) }
         }
         // Elements of Fp: roots in Fp or in Fp·u.
         let minusFour = -BLSFp2(BLSFp(small: 4), .zero)

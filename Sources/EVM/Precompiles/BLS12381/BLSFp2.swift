@@ -77,14 +77,9 @@ package struct BLSFp2: Sendable, Equatable {
         }
         guard let n = norm.squareRoot else { return nil }
         let half = BLSFp2.inverseOfTwo
-        var x0: BLSFp
-        if let r = ((c0 + n) * half).squareRoot {
-            x0 = r
-        } else if let r = ((c0 - n) * half).squareRoot {
-            x0 = r
-        } else {
-            return nil
-        }
+        let plus = (c0 + n) * half
+        // Exactly one of (c0 ± n)/2 is a square here (their product −c1²/4 is not, as −1 is not).
+        guard let x0 = plus.isSquare ? plus.squareRoot : ((c0 - n) * half).squareRoot else { return nil }
         let x1 = c1 * (x0.doubled).inverse
         let root = BLSFp2(x0, x1)
         return root.squared == self ? root : nil
