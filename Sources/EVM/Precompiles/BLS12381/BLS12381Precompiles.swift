@@ -62,27 +62,15 @@ package enum BLS12381Precompiles {
             return BLSEncoding.encode((BLSJacobian(p) + q).affine)
         case .g1MSM:
             // Σ [kᵢ]Pᵢ over 160-byte (point, scalar) pairs, points checked into G1.
-            let k = try pairCount(input, g1MSMPairLength)
-            var points: [BLSAffine<BLSFp>] = []
-            var scalars: [UInt256] = []
-            points.reserveCapacity(k)
-            scalars.reserveCapacity(k)
-            for i in 0..<k {
-                let offset = i * g1MSMPairLength
-                points.append(try BLSEncoding.g1(input, at: offset, subgroupCheck: true))
-                scalars.append(BLSEncoding.scalar(input, at: offset + BLSEncoding.g1Length))
+            let (points, scalars) = try msmInput(input, pointLength: BLSEncoding.g1Length) {
+                (bytes: [UInt8], offset: Int) throws(BLSEncoding.DecodingError) in
+                try BLSEncoding.g1(bytes, at: offset, subgroupCheck: true)
             }
             return BLSEncoding.encode(BLSMSM.multiply(points, scalars).affine)
         case .g2MSM:
-            let k = try pairCount(input, g2MSMPairLength)
-            var points: [BLSAffine<BLSFp2>] = []
-            var scalars: [UInt256] = []
-            points.reserveCapacity(k)
-            scalars.reserveCapacity(k)
-            for i in 0..<k {
-                let offset = i * g2MSMPairLength
-                points.append(try BLSEncoding.g2(input, at: offset, subgroupCheck: true))
-                scalars.append(BLSEncoding.scalar(input, at: offset + BLSEncoding.g2Length))
+            let (points, scalars) = try msmInput(input, pointLength: BLSEncoding.g2Length) {
+                (bytes: [UInt8], offset: Int) throws(BLSEncoding.DecodingError) in
+                try BLSEncoding.g2(bytes, at: offset, subgroupCheck: true)
             }
             return BLSEncoding.encode(BLSMSM.multiply(points, scalars).affine)
         case .pairingCheck:
@@ -107,6 +95,25 @@ package enum BLS12381Precompiles {
             try requireLength(input, BLSEncoding.fp2Length)
             return BLSEncoding.encode(BLSMapToCurve.mapToG2(try BLSEncoding.fp2(input, at: 0)).affine)
         }
+    }
+
+    /// The (point, scalar) pairs of an MSM input: whole pairs of `pointLength + 32` bytes, at least one.
+    static func msmInput<F>(
+        _ input: [UInt8], pointLength: Int,
+        point: ([UInt8], Int) throws(BLSEncoding.DecodingError) -> BLSAffine<F>
+    ) throws(BLSEncoding.DecodingError) -> ([BLSAffine<F>], [UInt256]) {
+        let pairLength = pointLength + BLSEncoding.scalarLength
+        let k = try pairCount(input, pairLength)
+        var points: [BLSAffine<F>] = []
+        var scalars: [UInt256] = []
+        points.reserveCapacity(k)
+        scalars.reserveCapacity(k)
+        for i in 0..<k {
+            let offset = i * pairLength
+            points.append(try point(input, offset))
+            scalars.append(BLSEncoding.scalar(input, at: offset + pointLength))
+        }
+        return (points, scalars)
     }
 
     static func requireLength(_ input: [UInt8], _ length: Int) throws(BLSEncoding.DecodingError) {
