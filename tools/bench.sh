@@ -5,7 +5,9 @@
 #   - SnailTracer (../shared/bench/README.md) on carchain's EVM (`carchain evm run --bench`, release) and on
 #     py-evm (tools/bench-pyevm-snailtracer.py, project venv), with the ratio;
 #   - the CarChain rentCar transaction on the executor, in µs (package-benchmark, "EVM CarChain rentCar");
-#   - c-kzg-4844's verify_kzg_proof (tools/bench-ckzg.py) next to the KZG point evaluation benchmarks.
+#   - c-kzg-4844's verify_kzg_proof (tools/bench-ckzg.py) next to the KZG point evaluation and BLS12-381
+#     pairing benchmarks;
+#   - OpenSSL's ECDSA P-256 verification (openssl speed) next to the P256VERIFY benchmark.
 # Usage: tools/bench.sh [FILTER-REGEX]   e.g. tools/bench.sh 'Keccak.*'   (the SnailTracer comparison runs
 # when the filter is the default or matches "SnailTracer"; SNAIL_RUNS=N sets carchain's repetitions.)
 set -euo pipefail
@@ -67,9 +69,16 @@ EOF
   fi
 fi
 
-if [ "$filter" = ".*" ] || [[ "KZG point evaluation" =~ $filter ]]; then
-  echo "==> Reference for the KZG benchmarks: c-kzg-4844 (blst) verify_kzg_proof, same run"
+if [ "$filter" = ".*" ] || [[ "KZG point evaluation" =~ $filter ]] || [[ "BLS12_PAIRING_CHECK" =~ $filter ]]; then
+  echo "==> Reference for the KZG and BLS12-381 pairing benchmarks: c-kzg-4844 (blst) verify_kzg_proof, same run"
   if [ -x "$python" ]; then "$python" tools/bench-ckzg.py 200; else echo "SKIPPED: ckzg reference (no venv; run make venv)"; fi
+fi
+
+if [ "$filter" = ".*" ] || [[ "P256VERIFY" =~ $filter ]]; then
+  echo "==> Reference for P256VERIFY: openssl speed ecdsap256 ($(openssl version)), same run"
+  # The result line reads " 256 bits ecdsa (nistp256)   <sign s> <verify s> <sign/s> <verify/s>".
+  openssl speed -seconds 1 ecdsap256 2>/dev/null | awk '
+    /ecdsa \(nistp256\)/ { printf "    openssl ECDSA P-256 verify: %.1f us per verification (%s verify/s)\n", 1e6/$NF, $NF }'
 fi
 
 echo "==> package-benchmark (release)"

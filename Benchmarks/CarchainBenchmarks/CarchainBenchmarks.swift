@@ -9,6 +9,7 @@ let benchmarks: @Sendable () -> Void = {
     registerTransactionBenchmarks()
     registerPrecompileBenchmarks()
     registerKZGBenchmarks()
+    registerBLS12381Benchmarks()
     registerABIBenchmarks()
     registerEVMBenchmarks()
     registerChainBenchmarks()

@@ -8,7 +8,7 @@ import EthereumPrimitives
 /// checks, [y]G1 and [z]G2, and a two-pair pairing check.
 func registerKZGBenchmarks() {
     let config = Benchmark.Configuration(
-        metrics: [.wallClock, .throughput, .mallocCountTotal], timeUnits: .milliseconds, maxDuration: .seconds(3))
+        metrics: [.wallClock, .throughput, .mallocCountTotal], timeUnits: .microseconds, maxDuration: .seconds(3))
     let g1 = BLSJacobian(BLSConstants.g1)
     func compressed(_ p: BLSAffine<BLSFp>) -> [UInt8] {
         var out = p.x.bigEndianBytes

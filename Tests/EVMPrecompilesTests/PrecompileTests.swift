@@ -67,10 +67,13 @@ func runKnownAnswers(_ suite: String, _ n: UInt16, _ vectors: [KnownAnswer], for
             Issue.record("0x0a before Cancun should be refused")
             return
         }
-        guard case .unsupported = Precompiles.run(precompile(11), input: [], gasLimit: 100_000, fork: .prague) else {
-            Issue.record("BLS12-381 G1ADD should be unsupported")
+        // 0x0b–0x11 exist from Prague and 0x100 from Osaka: bad input fails (P256VERIFY: empty output).
+        #expect(Precompiles.run(precompile(11), input: [], gasLimit: 100_000, fork: .prague) == .failure)
+        guard case .unsupported = Precompiles.run(precompile(11), input: [], gasLimit: 100_000, fork: .cancun) else {
+            Issue.record("BLS12-381 G1ADD before Prague should be refused")
             return
         }
+        #expect(Precompiles.run(precompile(0x100), input: [], gasLimit: 100_000, fork: .osaka) == .success(gasUsed: 6_900, output: []))
         // Not a precompile in this fork.
         guard case .unsupported = Precompiles.run(precompile(9), input: [], gasLimit: 100_000, fork: .byzantium) else {
             Issue.record("0x09 before Istanbul should be refused")

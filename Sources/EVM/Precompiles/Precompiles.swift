@@ -11,8 +11,8 @@ public enum PrecompileResult: Sendable, Equatable {
     case unsupported(reason: String)
 }
 
-/// The precompiled contracts at addresses 0x01–0x0a (and the later forks' addresses, reported active
-/// but unsupported), keyed by fork.
+/// The precompiled contracts, keyed by fork: 0x01–0x04 (Frontier), 0x05–0x08 (Byzantium), 0x09
+/// (Istanbul), 0x0a (Cancun), 0x0b–0x11 (Prague, EIP-2537) and 0x100 (Osaka, EIP-7951).
 public enum Precompiles {
     /// True when `address` holds a precompile in `fork`.
     public static func isPrecompile(_ address: Address, fork: Hardfork) -> Bool {
@@ -33,8 +33,9 @@ public enum Precompiles {
 
     /// Runs the precompile at `address` on `input` with `gasLimit` gas under `fork`'s rules.
     ///
-    /// A cost above `gasLimit` and invalid input give ``PrecompileResult/failure``. An address that is not
-    /// a precompile in `fork` gives ``PrecompileResult/unsupported(reason:)`` (the caller should not ask).
+    /// A cost above `gasLimit` and invalid input give ``PrecompileResult/failure`` (P256VERIFY instead
+    /// returns empty output for invalid input, EIP-7951). An address that is not a precompile in `fork`
+    /// gives ``PrecompileResult/unsupported(reason:)`` (the caller should not ask).
     public static func run(_ address: Address, input: [UInt8], gasLimit: UInt64, fork: Hardfork) -> PrecompileResult {
         guard let id = PrecompileID(address: address), id.introduced <= fork else {
             return .unsupported(reason: "\(address) is not a precompile in \(fork)")
@@ -53,11 +54,14 @@ public enum Precompiles {
         case .bn254Pairing: return BN254Precompiles.pairing(input: input, gasLimit: gasLimit, fork: fork)
         case .blake2f: return Blake2F.run(input: input, gasLimit: gasLimit)
         case .pointEvaluation: return PointEvaluation.run(input: input, gasLimit: gasLimit)
-        case .bls12G1Add, .bls12G1MSM, .bls12G2Add, .bls12G2MSM, .bls12PairingCheck, .bls12MapFpToG1,
-            .bls12MapFp2ToG2:
-            return .unsupported(reason: "BLS12-381 precompile \(id) (EIP-2537) is not implemented")
-        case .p256Verify:
-            return .unsupported(reason: "P256VERIFY (EIP-7951) is not implemented")
+        case .bls12G1Add: return BLS12381Precompiles.run(.g1Add, input: input, gasLimit: gasLimit)
+        case .bls12G1MSM: return BLS12381Precompiles.run(.g1MSM, input: input, gasLimit: gasLimit)
+        case .bls12G2Add: return BLS12381Precompiles.run(.g2Add, input: input, gasLimit: gasLimit)
+        case .bls12G2MSM: return BLS12381Precompiles.run(.g2MSM, input: input, gasLimit: gasLimit)
+        case .bls12PairingCheck: return BLS12381Precompiles.run(.pairingCheck, input: input, gasLimit: gasLimit)
+        case .bls12MapFpToG1: return BLS12381Precompiles.run(.mapFpToG1, input: input, gasLimit: gasLimit)
+        case .bls12MapFp2ToG2: return BLS12381Precompiles.run(.mapFp2ToG2, input: input, gasLimit: gasLimit)
+        case .p256Verify: return P256Verify.run(input: input, gasLimit: gasLimit)
         }
     }
 

@@ -33,16 +33,22 @@ package enum PointEvaluation {
             gasUsed: gas, output: fieldElementsPerBlob.bigEndianBytes + BLSConstants.groupOrder.bigEndianBytes)
     }
 
-    /// verify_kzg_proof of the consensus specs' polynomial commitments.
+    /// verify_kzg_proof of the consensus specs: e(C − [y]G1, −G2)·e(π, [τ]₂ − [z]G2) = 1, checked in the
+    /// equivalent form e(C − [y]G1 + [z]π, −G2)·e(π, [τ]₂) = 1 (bilinearity: e(π, −[z]G2) =
+    /// e([z]π, −G2)). Both G2 points are then fixed, so their Miller-loop lines are prepared once, and
+    /// the scalar multiplications stay in G1.
     package static func verifyProof(
         commitment: BLSAffine<BLSFp>, z: UInt256, y: UInt256, proof: BLSAffine<BLSFp>
     ) -> Bool {
-        let g1 = BLSJacobian(BLSConstants.g1)
-        let g2 = BLSJacobian(BLSConstants.g2)
-        let pMinusY = (BLSJacobian(commitment) + g1.multiplied(by: y).negated).affine
-        let xMinusZ = (BLSJacobian(BLSConstants.tauG2) + g2.multiplied(by: z).negated).affine
-        return BLSPairing.productIsOne([(pMinusY, BLSConstants.g2.negated), (proof, xMinusZ)])
+        let yG1 = BLSGroupMultiplication.g1(BLSJacobian(BLSConstants.g1), y)
+        let zProof = BLSGroupMultiplication.g1(BLSJacobian(proof), z)
+        let lhs = BLSJacobian(commitment) + yG1.negated + zProof
+        return BLSPairing.productIsOne(prepared: [(lhs.affine, minusG2Lines), (proof, tauG2Lines)])
     }
+
+    /// The Miller-loop lines of −G2 and [τ]₂, computed on first use.
+    static let minusG2Lines = BLSPairing.G2Prepared(BLSConstants.g2.negated)
+    static let tauG2Lines = BLSPairing.G2Prepared(BLSConstants.tauG2)
 
     /// A G1 point from its 48-byte compressed (ZCash) encoding: flags in the top three bits of the
     /// first byte (compressed, infinity, sign of y), then x. Nil unless the encoding is canonical and
@@ -59,17 +65,12 @@ package enum PointEvaluation {
             guard !largestY, xBytes.allSatisfy({ $0 == 0 }) else { return nil }
             return .infinity
         }
-        guard let x = BLSFp(bigEndian: xBytes), var y = (x.squared * x + BLSConstants.b).squareRoot else {
+        guard let x = BLSFp(bigEndian: xBytes), var y = (x.squared * x + BLSFp.curveB).squareRoot else {
             return nil
         }
         if y.isLexicographicallyLargest != largestY { y = -y }
         let point = BLSAffine(x: x, y: y)
-        guard isInSubgroup(point) else { return nil }
+        guard BLSEndomorphism.isInG1(point) else { return nil }
         return point
-    }
-
-    /// [r]P = O.
-    package static func isInSubgroup(_ point: BLSAffine<BLSFp>) -> Bool {
-        BLSJacobian(point).multiplied(by: BLSConstants.groupOrder).isInfinity
     }
 }

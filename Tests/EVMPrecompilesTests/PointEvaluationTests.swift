@@ -61,11 +61,11 @@ import TestSupport
 
     @Test func generatorsAndSetupPointAreInTheGroups() throws {
         for p in [BLSConstants.g1] {
-            #expect(!p.isInfinity && p.isOnCurve(b: BLSConstants.b))
+            #expect(!p.isInfinity && p.isOnCurve)
             #expect(G1(p).multiplied(by: Self.r).isInfinity)
         }
         for q in [BLSConstants.g2, BLSConstants.tauG2] {
-            #expect(!q.isInfinity && q.isOnCurve(b: BLSConstants.bTwist))
+            #expect(!q.isInfinity && q.isOnCurve)
             #expect(G2(q).multiplied(by: Self.r).isInfinity)
         }
         // The ceremony's compressed [τ]₂ (trusted_setup.txt, G2 point 1) and the compressed generators.
@@ -117,7 +117,7 @@ import TestSupport
         xIsP[0] |= 0x80
         #expect(PointEvaluation.decompressG1(xIsP) == nil)
         var x: UInt64 = 1
-        while (BLSFp(small: x).squared * BLSFp(small: x) + BLSConstants.b).squareRoot == nil { x += 1 }
+        while (BLSFp(small: x).squared * BLSFp(small: x) + BLSFp.curveB).squareRoot == nil { x += 1 }
         var encoded = BLSFp(small: x).bigEndianBytes
         encoded[0] |= 0x80
         #expect(PointEvaluation.decompressG1(encoded) == nil, "x = \(x) is on the curve but outside G1")

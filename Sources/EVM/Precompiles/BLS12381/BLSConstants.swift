@@ -6,10 +6,6 @@ package enum BLSConstants {
     package static let groupOrder = UInt256(
         limbs: (0xFFFF_FFFF_0000_0001, 0x53BD_A402_FFFE_5BFE, 0x3339_D808_09A1_D805, 0x73ED_A753_299D_7D48))
 
-    /// b = 4 of E: y² = x³ + 4, and b' = 4ξ of the twist E': y² = x³ + 4(1 + u).
-    package static let b = BLSFp(small: 4)
-    package static let bTwist = BLSFp2(BLSFp(small: 4), BLSFp(small: 4))
-
     /// The standard generators (as in the BLS12-381 definition used by Ethereum's consensus specs).
     package static let g1 = BLSAffine(
         x: fp("17f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c55e83ff97a1aeffb3af00adb22c6bb"),
@@ -33,11 +29,16 @@ package enum BLSConstants {
             fp("014353bdb96b626dd7d5ee8599d1fca2131569490e28de18e82451a496a9c9794ce26d105941f383ee689bfbbb832a99"),
             fp("1666c54b0a32529503432fcae0181b4bef79de09fc63671fda5ed1ba9bfa07899495346f3d7ac9cd23048ef30d0a154f")))
 
-    /// A base-field constant from 96 hex digits (zero if malformed; tests check every constant).
+    /// A base-field constant from up to 96 hex digits (zero if malformed; tests check every constant
+    /// through the property it must have).
     static func fp(_ hex: String) -> BLSFp {
-        guard let bytes = try? Hex.decode(hex), bytes.count == 48 else { return .zero }
+        let padded = String(repeating: "0", count: max(0, 96 - hex.count)) + hex
+        guard let bytes = try? Hex.decode(padded), bytes.count == 48 else { return .zero }
         return BLSFp(bigEndian: bytes) ?? .zero
     }
+
+    /// An Fp2 constant c0 + c1·u from hex digits.
+    static func fp2(_ c0: String, _ c1: String) -> BLSFp2 { BLSFp2(fp(c0), fp(c1)) }
 
     /// Little-endian 64-bit limbs of a big-endian hex integer.
     package static func limbs(hex: String) -> [UInt64] {
