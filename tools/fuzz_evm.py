@@ -29,6 +29,8 @@ import subprocess
 import sys
 import time
 
+from eth_hash.auto import keccak  # installed with eth-abi and py-evm
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # (revm spec name, carchain fork name, revm's name for it in the journal's Debug output)
@@ -332,13 +334,19 @@ def run_revm(pyrevm, spec, revm_name, line):
     evm = pyrevm.EVM(spec_id=spec, gas_limit=GAS_LIMIT, env=pyrevm.Env(block=pyrevm.BlockEnv(
         number=BLOCK["number"], coinbase=COINBASE, timestamp=BLOCK["timestamp"], difficulty=int(BLOCK["difficulty"], 16),
         prevrandao=bytes.fromhex(BLOCK["prevRandao"][2:]), gas_limit=GAS_LIMIT, excess_blob_gas=0)))
+    # The pre-state goes into revm's database, so every account and slot starts cold. pyrevm's
+    # insert_account_storage also loads the account into the journal (warm), and writes to a journaled account
+    # as an SSTORE (dirty): a checkpoint reverted after each insert undoes the load and keeps the database row.
     pre_storage = {}
     for address, account in line["accounts"].items():
         code = bytes.fromhex(account.get("code", "0x")[2:])
-        evm.insert_account_info(address, pyrevm.AccountInfo(nonce=0, code=code if code else None))
-        evm.set_balance(address, int(account.get("balance", "0x0"), 16))
+        evm.insert_account_info(address, pyrevm.AccountInfo(
+            balance=int(account.get("balance", "0x0"), 16), nonce=0, code=code if code else None))
+    for address, account in line["accounts"].items():
         for slot, value in account.get("storage", {}).items():
+            checkpoint = evm.snapshot()  # one slot per checkpoint: a second insert would go to the journal
             evm.insert_account_storage(address, int(slot, 0), int(value, 0))
+            evm.revert(checkpoint)
             pre_storage.setdefault(address.lower(), {})[int(slot, 0)] = int(value, 0)
     data = bytes.fromhex(line["data"][2:])
     out = {"status": "invalid", "output": "0x", "gasUsed": None, "gasRefunded": 0, "logs": [], "reason": ""}
@@ -380,12 +388,20 @@ def run_revm(pyrevm, spec, revm_name, line):
             storage[int(slot)] = int(value)
         status = chunk[chunk.find("status: AccountStatus"):]
         info = evm.basic(address)
-        code = info.code or b""
         if "SelfDestructed" in status:
-            state[address] = {"balance": 0, "nonce": 0, "code": "0x", "storage": {}}
+            state[address] = EMPTY
             continue
-        state[address] = {"balance": info.balance, "nonce": info.nonce, "code": "0x" + bytes(code).hex(),
+        # The code hash, not the code: revm pads analysed code with zeros (an absent account shows "0x00").
+        code_hash = "0x" + bytes(info.code_hash).hex() if info.code_hash else EMPTY_CODE_HASH
+        state[address] = {"balance": info.balance, "nonce": info.nonce, "code": code_hash,
                           "storage": {k: v for k, v in storage.items() if v}}
+    for address in line["accounts"]:  # accounts the transaction never loaded keep their pre-state
+        address = address.lower()
+        if address not in state:
+            info = evm.basic(address)
+            code_hash = "0x" + bytes(info.code_hash).hex() if info.code_hash else EMPTY_CODE_HASH
+            state[address] = {"balance": info.balance, "nonce": info.nonce, "code": code_hash,
+                              "storage": {k: v for k, v in pre_storage.get(address, {}).items() if v}}
     if "to" in line and CALLER in state:
         state[CALLER]["nonce"] += 1  # message_call skips the transaction's nonce bump; carchain's executor does it
     out["accounts"] = state
@@ -397,13 +413,14 @@ def normalize_carchain(result, line):
     accounts = {}
     for address, account in result.get("accounts", {}).items():
         accounts[address.lower()] = {"balance": int(account["balance"], 16), "nonce": account["nonce"],
-                                     "code": account["code"].lower(),
+                                     "code": "0x" + keccak(bytes.fromhex(account["code"][2:])).hex(),
                                      "storage": {int(k, 16): int(v, 16) for k, v in account["storage"].items()}}
     result["accounts"] = accounts
     return result
 
 
-EMPTY = {"balance": 0, "nonce": 0, "code": "0x", "storage": {}}
+EMPTY_CODE_HASH = "0x" + keccak(b"").hex()
+EMPTY = {"balance": 0, "nonce": 0, "code": EMPTY_CODE_HASH, "storage": {}}
 
 
 def compare(ours, theirs):
@@ -505,6 +522,7 @@ def main():
     seed, total, differences = args.seed, 0, []
     seen_categories = set()
     per_fork = {f[1]: [0, 0] for f in forks}
+    outcomes = {}
     while True:
         rng = random.Random(seed)
         cases = [make_case(rng, i) for i in range(args.cases)]
@@ -514,6 +532,7 @@ def main():
             for case, line, ours in zip(cases, lines, results):
                 total += 1
                 per_fork[fork[1]][0] += 1
+                outcomes[ours["status"]] = outcomes.get(ours["status"], 0) + 1
                 diff = compare(normalize_carchain(ours, line), run_revm(pyrevm, fork[0], fork[2], line))
                 if not diff:
                     continue
@@ -536,6 +555,7 @@ def main():
     elapsed = time.time() - start
     for fork, (count, failed) in per_fork.items():
         print(f"  {fork:17} {count:6} cases, {failed} differ")
+    print("  outcomes: " + ", ".join(f"{n} {k}" for k, n in sorted(outcomes.items())))
     shown = set()
     for entry in differences:
         key = (entry["fork"], entry["category"])

@@ -44,7 +44,7 @@ extension FuzzHarness {
     private static func abiDecode(_ types: [ABIType], _ payload: [UInt8], lenient: Bool) throws(FuzzInvariantFailure) {
         let values: [ABIValue]
         do { values = try ABIDecoder.decode(types, from: payload, options: lenient ? .lenient : .strict) } catch {
-            _ = error.description
+            _ = String(describing: error)
             return
         }
         _ = values.map(\.description)

@@ -11,7 +11,7 @@ extension FuzzHarness {
     static func rlp(_ data: [UInt8]) throws(FuzzInvariantFailure) {
         let item: RLPItem
         do { item = try RLP.decode(data) } catch {
-            _ = error.description
+            _ = String(describing: error)
             return
         }
         let encoded = RLP.encode(item)
@@ -48,7 +48,7 @@ extension FuzzHarness {
     static func transaction(_ data: [UInt8]) throws(FuzzInvariantFailure) {
         let decoded: SignedTransaction
         do { decoded = try SignedTransaction.decode(data) } catch {
-            _ = error.description
+            _ = String(describing: error)
             return
         }
         let rebuilt = SignedTransaction(transaction: decoded.transaction, signature: decoded.signature)

@@ -49,7 +49,7 @@ public enum FuzzHarness {
             let box = FailureBox()
             let done = DispatchSemaphore(value: 0)
             Task {
-                do { try await run(target, data) } catch { box.failure = error }
+                do throws(FuzzInvariantFailure) { try await run(target, data) } catch { box.failure = error }
                 done.signal()
             }
             done.wait()

@@ -11,7 +11,7 @@ extension FuzzHarness {
     static func keystore(_ data: [UInt8]) throws(FuzzInvariantFailure) {
         let keystore: Keystore
         do { keystore = try Keystore(json: String(decoding: data, as: UTF8.self)) } catch {
-            _ = error.description
+            _ = String(describing: error)
             return
         }
         let printed = keystore.json
@@ -22,7 +22,7 @@ extension FuzzHarness {
         guard reparsed == keystore else { throw FuzzInvariantFailure(.keystore, "json round trip changed the document") }
         guard (try? keystore.kdf.check()) != nil, keystoreWork(keystore.kdf) <= keystoreWorkLimit else { return }
         for password in ["testpassword", "fuzz"] {
-            do { _ = try keystore.decrypt(password: password) } catch { _ = error.description }
+            do { _ = try keystore.decrypt(password: password) } catch { _ = String(describing: error) }
         }
     }
 

@@ -1,4 +1,5 @@
 import Chain
+import DevNode
 import EthereumPrimitives
 
 /// Builds JSON-RPC request bodies for the node harness from a ``FuzzInput``.

@@ -13,7 +13,7 @@ import TestSupport
         let bytes = try [UInt8](Data(contentsOf: input.file))
         let target = input.target.rawValue
         let body = {
-            await #expect(processExitsWith: .success, "\(input.name) still fails") { [target, bytes] in
+            await #expect(processExitsWith: .success, "\(input.name) still fails") { [target = target as String, bytes = bytes as [UInt8]] in
                 await RegressionInput.replayInChild(target: target, inputs: [bytes])
             }
         }
@@ -33,7 +33,7 @@ import TestSupport
         #expect(!files.isEmpty, "no seed corpus for \(target.rawValue): run tools/fuzz_corpus.py")
         let inputs = try files.map { try [UInt8](Data(contentsOf: $0)) }
         let name = target.rawValue
-        await #expect(processExitsWith: .success, "a seed input of \(name) fails") { [name, inputs] in
+        await #expect(processExitsWith: .success, "a seed input of \(name) fails") { [name = name as String, inputs = inputs as [[UInt8]]] in
             await RegressionInput.replayInChild(target: name, inputs: inputs)
         }
     }
