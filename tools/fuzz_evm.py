@@ -42,6 +42,7 @@ FORKS = [
     ("Merge", "Paris", "MERGE"), ("Shanghai", "Shanghai", "SHANGHAI"), ("Cancun", "Cancun", "CANCUN"),
 ]
 
+BEFORE_SPURIOUS_DRAGON = {"Frontier", "Homestead", "TangerineWhistle"}
 CALLER = "0x" + "ca11e4" + "00" * 17
 MAIN = "0x" + "c0de" * 10
 OTHERS = ["0x" + "00" * 18 + "c0d1", "0x" + "00" * 18 + "c0d2"]
@@ -69,6 +70,13 @@ OP = {
     "SELFDESTRUCT": 0xFF,
 }
 
+# The fork (index into FORKS) that introduced each opcode newer than Frontier. A case is generated for a random
+# fork level: opcodes newer than it appear only rarely, so most programs are valid in most forks they run in.
+INTRODUCED = {
+    "DELEGATECALL": 1, "REVERT": 4, "RETURNDATASIZE": 4, "RETURNDATACOPY": 4, "STATICCALL": 4, "SHL": 5, "SHR": 5,
+    "SAR": 5, "CREATE2": 5, "EXTCODEHASH": 5, "CHAINID": 6, "SELFBALANCE": 6, "BASEFEE": 8, "TLOAD": 11,
+    "TSTORE": 11, "MCOPY": 11, "BLOBHASH": 11, "BLOBBASEFEE": 11,
+}
 BINARY = ["ADD", "MUL", "SUB", "DIV", "SDIV", "MOD", "SMOD", "EXP", "SIGNEXTEND", "LT", "GT", "SLT", "SGT", "EQ",
           "AND", "OR", "XOR", "BYTE", "SHL", "SHR", "SAR"]
 NULLARY = ["ADDRESS", "ORIGIN", "CALLER", "CALLVALUE", "CALLDATASIZE", "CODESIZE", "GASPRICE", "RETURNDATASIZE",
@@ -125,10 +133,19 @@ def assemble(items):
 
 
 class Generator:
-    def __init__(self, rng, fork_index, self_address):
+    def __init__(self, rng, level, self_address):
         self.rng = rng
-        self.cancun = True  # opcodes of later forks are generated for every fork: earlier ones must reject them
+        self.level = level
         self.address = self_address
+
+    def ok(self, name):
+        """Whether to use `name`: always when the case's fork level has it, else 1 time in 20 (to check that
+        earlier forks refuse it)."""
+        return INTRODUCED.get(name, 0) <= self.level or self.rng.random() < 0.05
+
+    def pick(self, names):
+        allowed = [n for n in names if self.ok(n)]
+        return self.rng.choice(allowed or names[:1])
 
     def const(self):
         r = self.rng.random()
@@ -140,17 +157,17 @@ class Generator:
 
     def offset(self):
         r = self.rng.random()
-        if r < 0.85:
+        if r < 0.9:
             return self.rng.randrange(0, 200)
-        if r < 0.95:
+        if r < 0.995:
             return self.rng.choice([1024, 4095, 32768, 100_000])
         return self.rng.choice([2**32, 2**64 - 1, 2**256 - 1])
 
     def length(self):
         r = self.rng.random()
-        if r < 0.85:
+        if r < 0.9:
             return self.rng.randrange(0, 96)
-        if r < 0.97:
+        if r < 0.997:
             return self.rng.choice([256, 1000, 30_000])
         return self.rng.choice([2**32, 2**256 - 1])
 
@@ -164,27 +181,27 @@ class Generator:
         if depth > 3 or r < 0.3:
             return [("push", self.const())]
         if r < 0.45:
-            return [OP[self.rng.choice(NULLARY)]]
+            return [OP[self.pick(NULLARY)]]
         if r < 0.52:
-            op = self.rng.choice(["BALANCE", "EXTCODESIZE", "EXTCODEHASH"])
+            op = self.pick(["BALANCE", "EXTCODESIZE", "EXTCODEHASH"])
             return [("push", self.address_value()), OP[op]]
         if r < 0.55:
             return [("push", self.rng.choice([0, 1, 299, 298, 44, 300, 301, 2**64])), OP["BLOCKHASH"]]
         if r < 0.58:
-            return self.expr(depth + 1) + [OP[self.rng.choice(["ISZERO", "NOT", "CALLDATALOAD", "BLOBHASH"])]]
+            return self.expr(depth + 1) + [OP[self.pick(["ISZERO", "NOT", "CALLDATALOAD", "BLOBHASH"])]]
         if r < 0.78:
-            return self.expr(depth + 1) + self.expr(depth + 1) + [OP[self.rng.choice(BINARY)]]
+            return self.expr(depth + 1) + self.expr(depth + 1) + [OP[self.pick(BINARY)]]
         if r < 0.82:
             return (self.expr(depth + 1) + self.expr(depth + 1) + self.expr(depth + 1)
                     + [OP[self.rng.choice(["ADDMOD", "MULMOD"])]])
         if r < 0.87:
             return [("push", self.offset()), OP["MLOAD"]]
         if r < 0.93:
-            return [("push", self.rng.randrange(0, 8)), OP[self.rng.choice(["SLOAD", "SLOAD", "TLOAD"])]]
+            return [("push", self.rng.randrange(0, 8)), OP[self.pick(["SLOAD", "SLOAD", "TLOAD"])]]
         return [("push", self.length()), ("push", self.offset()), OP["KECCAK256"]]
 
     def call(self):
-        kind = self.rng.choice(["CALL", "CALL", "STATICCALL", "DELEGATECALL", "CALLCODE"])
+        kind = self.pick(["CALL", "CALL", "STATICCALL", "DELEGATECALL", "CALLCODE"])
         target = self.rng.choice(OTHERS * 3 + PRECOMPILES + [MAIN, ABSENT, CALLER])
         gas = [OP["GAS"]] if self.rng.random() < 0.5 else [("push", self.rng.choice([0, 100, 3000, 50_000, 2**64]))]
         items = [("push", self.length()), ("push", self.offset()), ("push", self.length() % 300),
@@ -196,8 +213,8 @@ class Generator:
 
     def init_code(self, depth):
         """Init code: a few statements, then CODECOPY of a generated runtime and RETURN of it (or a revert)."""
-        runtime = Generator(self.rng, 0, None).program(depth + 1, statements=3)
-        body = assemble(Generator(self.rng, 0, None).statements(depth + 1, 2))
+        runtime = Generator(self.rng, self.level, None).program(depth + 1, statements=3)
+        body = assemble(Generator(self.rng, self.level, None).statements(depth + 1, 2))
         if self.rng.random() < 0.1:
             return body + push(0) + push(0) + bytes([OP["REVERT"]])
         n = len(runtime)
@@ -213,10 +230,12 @@ class Generator:
             return store(self.expr())
         if r < 0.35:
             return self.expr() + [("push", self.offset()), OP[self.rng.choice(["MSTORE", "MSTORE", "MSTORE8"])]]
-        if r < 0.42:
+        if r < 0.42 and self.ok("TSTORE"):
             return self.expr() + [("push", self.rng.randrange(0, 8)), OP["TSTORE"]]
         if r < 0.5:
-            op = self.rng.choice(["CALLDATACOPY", "CODECOPY", "RETURNDATACOPY", "MCOPY"])
+            op = self.pick(["CALLDATACOPY", "CODECOPY", "CODECOPY", "RETURNDATACOPY", "MCOPY"])
+            if op == "RETURNDATACOPY" and self.rng.random() < 0.9:  # mostly within the return data
+                return [("push", self.rng.choice([0, 0, 1, 32])), ("push", 0), ("push", self.offset()), OP[op]]
             return [("push", self.length()), ("push", self.rng.randrange(0, 300)), ("push", self.offset()), OP[op]]
         if r < 0.53:
             return [("push", self.length() % 100), ("push", self.rng.randrange(0, 300)), ("push", self.offset()),
@@ -236,7 +255,7 @@ class Generator:
                 chunk = code[i:i + 32].ljust(32, b"\x00")
                 items += [("push", int.from_bytes(chunk, "big")), ("push", 512 + i), OP["MSTORE"]]
             value = self.rng.choice([0, 0, 1, 10**18])
-            if self.rng.random() < 0.5:
+            if self.rng.random() < 0.5 or not self.ok("CREATE2"):
                 items += [("push", len(code)), ("push", 512), ("push", value), OP["CREATE"]]
             else:
                 items += [("push", self.rng.choice([0, 1, 2**256 - 1])), ("push", len(code)), ("push", 512),
@@ -262,13 +281,13 @@ class Generator:
         r = self.rng.random()
         if r < 0.35:
             return [("push", self.length() % 128), ("push", self.offset() % 256), OP["RETURN"]]
-        if r < 0.5:
+        if r < 0.5 and self.ok("REVERT"):
             return [("push", self.length() % 128), ("push", self.offset() % 256), OP["REVERT"]]
-        if r < 0.55:
+        if r < 0.53:
             return [OP["INVALID"]]
-        if r < 0.6:
+        if r < 0.58:
             return [("push", self.address_value()), OP["SELFDESTRUCT"]]
-        if r < 0.63:
+        if r < 0.6:
             return [OP["JUMP"]]  # stack underflow
         return [OP["STOP"]]
 
@@ -284,14 +303,15 @@ class Generator:
 # Cases
 
 def make_case(rng, case_id):
-    gen = Generator(rng, 0, MAIN)
-    stmts, term = gen.program_statements(rng.randrange(3, 20))
-    others = [Generator(rng, 0, a).program(1, rng.randrange(1, 6)) for a in OTHERS]
+    level = rng.randrange(len(FORKS))
+    gen = Generator(rng, level, MAIN)
+    stmts, term = gen.program_statements(rng.randrange(3, 16))
+    others = [Generator(rng, level, a).program(1, rng.randrange(1, 6)) for a in OTHERS]
     create = rng.random() < 0.1
     return {
         "id": case_id, "statements": stmts, "terminator": term, "others": others, "create": create,
         "value": rng.choice([0, 0, 1, 12345]), "data": rng.randbytes(rng.choice([0, 4, 36, 100])).hex(),
-        "gas": rng.choice([60_000, 300_000, 1_000_000, 3_000_000]),
+        "gas": rng.choice([100_000, 1_000_000, 3_000_000, 10_000_000]),
         "storage": {str(k): hex(rng.choice([1, 2**256 - 1, rng.getrandbits(64)])) for k in range(rng.randrange(0, 4))},
     }
 
@@ -307,6 +327,11 @@ def carchain_input(case, fork, code):
         OTHERS[0]: {"balance": "0x10", "code": "0x" + case["others"][0].hex(), "storage": {"0x1": "0x2"}},
         OTHERS[1]: {"code": "0x" + case["others"][1].hex()},
     }
+    if fork in BEFORE_SPURIOUS_DRAGON:
+        # pyrevm's in-memory database reports every account as existing (Foundry's choice), so before EIP-161 revm
+        # never charges G_newaccount: give every address the programs name an account on both sides.
+        for address in [ABSENT, COINBASE] + PRECOMPILES:
+            accounts.setdefault(address, {"balance": "0x1"})
     line = {"id": case["id"], "fork": fork, "caller": CALLER, "value": hex(case["value"]), "gas": case["gas"],
             "block": BLOCK, "accounts": accounts}
     if case["create"]:
