@@ -6,7 +6,7 @@
 #                                            from its seed corpus; print executions, coverage and crashes
 #   tools/fuzz.sh replay HARNESS FILE...     run one harness on saved inputs (a crash reproducer)
 #
-# Environment: FUZZ_WORK (default .build-fuzz/work) keeps each harness's growing corpus and crash artifacts
+# Environment: FUZZ_FLAGS adds libFuzzer flags (e.g. "-fork=1 -ignore_crashes=1" to go on after crashes); FUZZ_WORK (default .build-fuzz/work) keeps each harness's growing corpus and crash artifacts
 # between runs; FUZZ_JOBS_NICE (default 10) is the nice level; CARCHAIN_FUZZ_AVOID_KNOWN=1 (the default here)
 # keeps the node harness off the crash classes listed in Fuzz/regressions/KNOWN-OPEN.
 set -euo pipefail
@@ -39,9 +39,16 @@ build() {
   echo "fuzz: built ${#ALL[@]} harnesses in $((SECONDS - start)) s"
 }
 
+# CPU seconds (user + system) used so far by this shell's finished children, from bash's `times`.
+# (`times` must run in this shell, not a subshell: a forked subshell starts with no children's time.)
+children_cpu() {
+  times >"$WORK/.times"
+  tail -1 "$WORK/.times" | awk '{ split($1, u, /[ms]/); split($2, s, /[ms]/); printf "%.1f", u[1] * 60 + u[2] + s[1] * 60 + s[2] }'
+}
+
 # Reads libFuzzer's log and prints one summary line.
 summarize() {
-  local h=$1 log=$2 crashes=$3
+  local h=$1 log=$2 crashes=$3 cpu=$4
   local last execs cov ft
   last=$(grep -E '^#[0-9]+' "$log" | tail -1 || true)
   execs=$(sed -nE 's/^#([0-9]+).*/\1/p' <<<"$last")
@@ -49,7 +56,8 @@ summarize() {
   ft=$(sed -nE 's/.* ft: ([0-9]+).*/\1/p' <<<"$last")
   local corpus
   corpus=$(sed -nE 's/.* corp: ([0-9]+\/[0-9A-Za-z]+).*/\1/p' <<<"$last")
-  printf '%-12s execs %10s  cov %6s  ft %7s  corpus %-12s crashes %s\n' "$h" "${execs:-0}" "${cov:-?}" "${ft:-?}" "${corpus:-?}" "$crashes"
+  printf '%-12s execs %10s  cov %6s  ft %7s  corpus %-12s crashes %s  cpu %ss\n' "$h" "${execs:-0}" "${cov:-?}" \
+    "${ft:-?}" "${corpus:-?}" "$crashes" "$cpu"
 }
 
 run() {
@@ -63,6 +71,7 @@ run() {
     local corpus="$WORK/$h/corpus" artifacts="$WORK/$h/crashes/" log="$WORK/$h/log.txt"
     mkdir -p "$corpus" "$artifacts"
     local before; before=$(ls "$artifacts" | wc -l)
+    children_cpu >"$WORK/.cpu"; local cpu_before; cpu_before=$(cat "$WORK/.cpu")
     # The seed corpus is read-only input; new inputs go to the work corpus. -rss_limit_mb: a hostile request
     # that makes the node allocate gigabytes is a finding too.
     local dict=()
@@ -70,11 +79,12 @@ run() {
     set +e
     nice -n "$NICE" "$BIN/$e" "$corpus" "Fuzz/corpus/$h" -max_total_time="$seconds" -timeout=20 \
       -rss_limit_mb=3072 -max_len=8192 -print_final_stats=1 -artifact_prefix="$artifacts" \
-      "${dict[@]}" >"$log" 2>&1
+      "${dict[@]}" ${FUZZ_FLAGS:-} >"$log" 2>&1
     local status=$?
     set -e
     local after; after=$(ls "$artifacts" | wc -l)
-    summarize "$h" "$log" "$((after - before))"
+    children_cpu >"$WORK/.cpu"; local cpu_after; cpu_after=$(cat "$WORK/.cpu")
+    summarize "$h" "$log" "$((after - before))" "$(awk -v a="$cpu_after" -v b="$cpu_before" 'BEGIN { printf "%.0f", a - b }')"
     if [ "$status" -ne 0 ]; then
       failed=1
       echo "  $h stopped with status $status; last lines of $log:"
