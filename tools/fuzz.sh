@@ -80,10 +80,10 @@ run() {
     local dict=()
     [ -f "Fuzz/dictionaries/$h.dict" ] && dict=(-dict="Fuzz/dictionaries/$h.dict")
     set +e
-    # -detect_leaks=0: LeakSanitizer reports the Swift runtime's and Dispatch's one-time allocations as leaks;
+    # -detect_leaks=0 and ASAN_OPTIONS (for the check at exit): LeakSanitizer reports the Swift runtime's and Dispatch's one-time allocations as leaks;
     # memory that grows per request is caught by -rss_limit_mb instead. SWIFT_BACKTRACE off: the runtime's
     # backtracer reads other threads' stacks, which ASan reports as an overflow after the real crash.
-    SWIFT_BACKTRACE=enable=no nice -n "$NICE" "$BIN/$e" "$corpus" "Fuzz/corpus/$h" -max_total_time="$seconds" \
+    ASAN_OPTIONS=detect_leaks=0 SWIFT_BACKTRACE=enable=no nice -n "$NICE" "$BIN/$e" "$corpus" "Fuzz/corpus/$h" -max_total_time="$seconds" \
       -timeout=20 -detect_leaks=0 \
       -rss_limit_mb=3072 -max_len=8192 -print_final_stats=1 -artifact_prefix="$artifacts" \
       "${dict[@]}" ${FUZZ_FLAGS:-} >"$log" 2>&1
@@ -103,7 +103,7 @@ run() {
 
 replay() {
   local h=$1; shift
-  SWIFT_BACKTRACE=enable=no "$BIN/$(exe "$h")" -detect_leaks=0 "$@"
+  ASAN_OPTIONS=detect_leaks=0 SWIFT_BACKTRACE=enable=no "$BIN/$(exe "$h")" -detect_leaks=0 "$@"
 }
 
 case "${1:-}" in
