@@ -22,6 +22,7 @@ help:
 	@echo "make test    install what is missing and run every test"
 	@echo "make bench   run the benchmarks (release build), with reference figures"
 	@echo "make build   debug build;  make release   release build"
+	@echo "make fuzz    the fuzzers (FUZZ_SECONDS each, default 60) and the EVM differential against revm"
 
 # System packages: install only those that are absent.
 deps:
@@ -58,6 +59,8 @@ test: deps venv check-contracts
 	$(SWIFT) test -c release --skip-build --filter TimingTests
 	@$(MAKE) --no-print-directory test-contracts
 	@$(MAKE) --no-print-directory statetests
+	@# Fuzzing smoke run (tools/fuzz.mk): a few seconds of each libFuzzer harness, the fixed-seed EVM differential.
+	@$(MAKE) --no-print-directory fuzz-smoke
 
 bench: deps venv
 	@bash tools/bench.sh
@@ -76,6 +79,6 @@ fetch-ethtests:
 	@bash tools/fetch-ethtests.sh
 
 clean:
-	rm -rf .build $(VENV)
+	rm -rf .build .build-fuzz $(VENV)
 
 -include tools/*.mk

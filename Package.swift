@@ -22,6 +22,8 @@ let package = Package(
         .library(name: "CarChain", targets: ["CarChain"]),
         .library(name: "CarChainKit", targets: ["CarChainKit"]),
         .executable(name: "carchain", targets: ["carchain"]),
+        // The fuzz harness bodies, for the libFuzzer executables of the Fuzz/ package and the regression tests.
+        .library(name: "FuzzHarnesses", targets: ["FuzzHarnesses"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -220,5 +222,16 @@ let package = Package(
             path: "Benchmarks/CarchainBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // Fuzz harness bodies (Fuzz/README.md): the libFuzzer executables in Fuzz/ and the regression tests replay
+        // inputs through the same functions.
+        .target(
+            name: "FuzzHarnesses",
+            dependencies: [
+                "EthereumPrimitives", "EthereumTransactions", "EthereumABI", "EthereumCrypto", "Chain", "DevNode",
+                "AuthEmulator",
+            ],
+            path: "Fuzz/Harnesses"
+        ),
+        .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzHarnesses", "TestSupport"]),
     ]
 )

@@ -10,8 +10,9 @@ struct EVMCommand: ParsableCommand {
             Examples:
               carchain evm run --code 0x6001600201600055 --trace
               carchain evm statetest ../shared/ethtests/Cancun/GeneralStateTests --fork Cancun
+              carchain evm batch cases.jsonl
             """,
-        subcommands: [EVMRunCommand.self, StateTestCommand.self]
+        subcommands: [EVMRunCommand.self, StateTestCommand.self, EVMBatchCommand.self]
     )
 
     /// Parses a fork name (aliases accepted), or throws a one-line error listing the names.
