@@ -27,14 +27,14 @@ import Testing
 
     @Test func instructionTableBoundsAndGas() {
         let cancun = InstructionTable(fork: .cancun)
-        #expect(cancun.entries[0x01] == InstructionCost(staticGas: 3, minStack: 2, maxStack: 1024, operation: .add))
-        #expect(cancun.entries[0x60].maxStack == 1023)  // PUSH1 grows the stack by one
-        #expect(cancun.entries[0x54].staticGas == 100)  // SLOAD warm (EIP-2929)
-        #expect(!cancun.entries[0xfe].isDefined)  // INVALID is never executable
-        #expect(!InstructionTable(fork: .shanghai).entries[0x5c].isDefined)  // TLOAD before Cancun
-        #expect(InstructionTable(fork: .istanbul).entries[0x54].staticGas == 800)  // EIP-1884
-        #expect(InstructionTable(fork: .tangerineWhistle).entries[0xf1].staticGas == 700)  // EIP-150
-        #expect(InstructionTable(fork: .frontier).entries[0x31].staticGas == 20)
+        #expect(cancun[opcode: 0x01] == InstructionCost(staticGas: 3, minStack: 2, maxStack: 1024, operation: .add))
+        #expect(cancun[opcode: 0x60].maxStack == 1023)  // PUSH1 grows the stack by one
+        #expect(cancun[opcode: 0x54].staticGas == 100)  // SLOAD warm (EIP-2929)
+        #expect(!cancun[opcode: 0xfe].isDefined)  // INVALID is never executable
+        #expect(!InstructionTable(fork: .shanghai)[opcode: 0x5c].isDefined)  // TLOAD before Cancun
+        #expect(InstructionTable(fork: .istanbul)[opcode: 0x54].staticGas == 800)  // EIP-1884
+        #expect(InstructionTable(fork: .tangerineWhistle)[opcode: 0xf1].staticGas == 700)  // EIP-150
+        #expect(InstructionTable(fork: .frontier)[opcode: 0x31].staticGas == 20)
     }
 
     /// Every opcode the table defines has an implementation: run each one (with enough zero

@@ -1,8 +1,8 @@
 import EthereumPrimitives
 
-/// What the interpreter loop needs about one opcode byte in one fork, packed in 8 bytes: the static gas,
-/// the stack sizes the instruction may start at, and the operation to run. Bytes the fork does not define
-/// get an unsatisfiable stack bound, so a single range check covers "undefined", "underflow" and
+/// What the interpreter loop checks before running one operation in one fork, packed in 8 bytes: the
+/// static gas and the stack sizes the instruction may start at. Operations the fork does not define get
+/// an unsatisfiable stack bound, so a single range check covers "undefined", "underflow" and
 /// "overflow".
 public struct InstructionCost: Sendable, Equatable {
     /// Gas charged before the instruction runs (at most 32,000: CREATE).
@@ -11,7 +11,7 @@ public struct InstructionCost: Sendable, Equatable {
     public var minStack: UInt16
     /// The most stack items it may start with without overflowing 1024 after it runs.
     public var maxStack: UInt16
-    /// The body to run.
+    /// The operation (and so the opcode) the entry describes.
     public var operation: Operation
 
     /// Creates an entry.
@@ -30,9 +30,10 @@ public struct InstructionCost: Sendable, Equatable {
     public var isDefined: Bool { minStack <= maxStack }
 }
 
-/// The per-fork table the interpreter loop indexes by opcode byte, derived from ``Opcodes/definitions``.
+/// The per-fork table the interpreter loop indexes by ``Operation`` (the analysed code holds each
+/// opcode's operation), derived from ``Opcodes/definitions``.
 public struct InstructionTable: Sendable {
-    /// 256 entries, one per opcode byte.
+    /// One entry per ``Operation``, indexed by its raw value.
     public let entries: [InstructionCost]
     /// The fork the table was built for.
     public let fork: Hardfork
@@ -43,11 +44,11 @@ public struct InstructionTable: Sendable {
     /// Builds the table for `fork` from the opcode definitions.
     public init(fork: Hardfork) {
         self.fork = fork
-        var entries = [InstructionCost](repeating: .undefined, count: 256)
+        var entries = [InstructionCost](repeating: .undefined, count: Operation.allCases.count)
         for definition in Opcodes.definitions where definition.isExecutable {
             guard let gas = definition.staticGas(in: fork) else { continue }
             let growth = definition.stackOutputs - definition.stackInputs
-            entries[Int(definition.byte)] = InstructionCost(
+            entries[Int(definition.operation.rawValue)] = InstructionCost(
                 staticGas: UInt16(gas),
                 minStack: UInt16(definition.stackInputs),
                 maxStack: UInt16(Self.stackLimit - max(0, growth)),
@@ -55,6 +56,11 @@ public struct InstructionTable: Sendable {
             )
         }
         self.entries = entries
+    }
+
+    /// The entry of opcode byte `opcode` (``InstructionCost/undefined`` for a byte no fork defines).
+    public subscript(opcode opcode: UInt8) -> InstructionCost {
+        entries[Int(Opcodes.operationByByte[Int(opcode)].rawValue)]
     }
 
     /// The table for each fork, built once.

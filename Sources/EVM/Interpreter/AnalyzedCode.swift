@@ -1,7 +1,9 @@
 import EthereumPrimitives
 
-/// Contract code prepared for the interpreter: the bytes in a padded buffer and the bitmap of valid
-/// jump destinations, computed once per code (the interpreter caches it by code hash).
+/// Contract code prepared for the interpreter: the bytes in a padded buffer, the bitmap of valid
+/// jump destinations, and the ``Operation`` of every opcode, computed once per code (the interpreter
+/// caches it by code hash). The loop dispatches on `operations[pc]`, one load, rather than on the
+/// byte's entry in the fork's table, which would put a second load before every dispatch.
 ///
 /// The buffer has 32 zero bytes before the code and 33 after it, so reading an opcode at `pc ≤
 /// count` never leaves the buffer (running off the end reads STOP), and PUSHn reads its immediate
@@ -16,6 +18,10 @@ public final class AnalyzedCode: @unchecked Sendable {
     @usableFromInline let bytes: UnsafePointer<UInt8>
     /// Bit `i` is set when byte `i` is a JUMPDEST opcode (not PUSH data).
     @usableFromInline let jumpdests: UnsafeMutablePointer<UInt64>
+    /// `operations[i]` is the operation of the opcode at `i` (``Operation/invalid`` for a byte no
+    /// fork defines; the fork's table rejects operations it lacks); `.stop` from `count` on, so
+    /// running off the end stops. Entries inside PUSH immediates are never read.
+    @usableFromInline let operations: UnsafeMutablePointer<Operation>
 
     static let leadingPadding = 32
     static let trailingPadding = 33
@@ -36,9 +42,13 @@ public final class AnalyzedCode: @unchecked Sendable {
         let words = (count + 63) / 64 + 1
         jumpdests = UnsafeMutablePointer<UInt64>.allocate(capacity: words)
         jumpdests.initialize(repeating: 0, count: words)
+        operations = UnsafeMutablePointer<Operation>.allocate(capacity: count + Self.trailingPadding)
+        operations.initialize(repeating: .stop, count: count + Self.trailingPadding)
+        let byByte = Opcodes.operationByByte
         var pc = 0
         while pc < count {
             let op = bytes[pc]
+            operations[pc] = byByte[Int(op)]
             if op == 0x5b {
                 jumpdests[pc >> 6] |= 1 << UInt64(pc & 63)
             } else if op >= 0x60 && op <= 0x7f {
@@ -51,6 +61,7 @@ public final class AnalyzedCode: @unchecked Sendable {
     deinit {
         storage.deallocate()
         jumpdests.deallocate()
+        operations.deallocate()
     }
 
     /// True when `destination` is a JUMPDEST opcode inside the code.

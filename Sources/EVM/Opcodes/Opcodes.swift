@@ -20,6 +20,9 @@ public enum Opcodes {
         return table
     }()
 
+    /// Entry `i` is the operation of opcode byte `i` (``Operation/invalid`` for a byte no fork defines).
+    public static let operationByByte: [Operation] = table.map { $0?.operation ?? .invalid }
+
     /// The definition of `opcode`, or nil when no fork defines it.
     public static func info(_ opcode: UInt8) -> OpcodeDefinition? { table[Int(opcode)] }
 
