@@ -31,6 +31,32 @@ extension Interpreter {
         return .running
     }
 
+    /// MLOAD inside active memory; false (nothing done) when memory must expand.
+    @inlinable @inline(__always)
+    func opMloadActive(_ r: inout Registers, _ f: inout Frame) -> Bool {
+        guard let offset = f.activeOffset(r.top.pointee, size: 32) else { return false }
+        r.top.pointee = UInt256(bigEndianAt: f.memory.base + offset)
+        return true
+    }
+
+    /// MSTORE inside active memory; false (nothing done) when memory must expand.
+    @inlinable @inline(__always)
+    func opMstoreActive(_ r: inout Registers, _ f: inout Frame) -> Bool {
+        guard let offset = f.activeOffset(r.top.pointee, size: 32) else { return false }
+        r.peek(1).storeBigEndian(to: f.memory.base + offset)
+        r.sp -= 2
+        return true
+    }
+
+    /// MSTORE8 inside active memory; false (nothing done) when memory must expand.
+    @inlinable @inline(__always)
+    func opMstore8Active(_ r: inout Registers, _ f: inout Frame) -> Bool {
+        guard let offset = f.activeOffset(r.top.pointee, size: 1) else { return false }
+        f.memory.base.storeBytes(of: UInt8(truncatingIfNeeded: r.peek(1).low64), toByteOffset: offset, as: UInt8.self)
+        r.sp -= 2
+        return true
+    }
+
     /// MSIZE: the active memory size in bytes.
     @inlinable @inline(__always)
     func opMsize(_ r: inout Registers, _ f: inout Frame) -> Status {

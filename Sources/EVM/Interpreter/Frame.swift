@@ -62,6 +62,15 @@ struct Frame {
 
     // MARK: Memory
 
+    /// The offset when `[offset, offset + size)` lies in active memory (no expansion needed), else
+    /// nil: the loop's inline path for MLOAD/MSTORE/MSTORE8, which expand out of line.
+    @inlinable @inline(__always)
+    func activeOffset(_ offset: UInt256, size: Int) -> Int? {
+        guard offset.fitsInUInt64, offset.low64 <= UInt64(Memory.maxSize) else { return nil }
+        let start = Int(offset.low64)
+        return start &+ size <= memory.size ? start : nil
+    }
+
     /// Makes `[offset, offset + size)` active, charging the expansion to `gas`; returns the offset, or
     /// nil when the gas does not suffice. `size` must be positive.
     @inlinable @inline(__always)

@@ -4,8 +4,14 @@ import EthereumPrimitives
 // dispatch is one load and one exhaustive switch over ``Operation``; the fork's instruction table
 // (derived from the opcode definitions, Opcodes.swift), indexed by the same operation, does the generic
 // work in parallel: undefined opcode, stack underflow/overflow, static gas. Each body does only its
-// semantics and dynamic gas. Every body is inlined into this one function and works on ``Registers``
-// (pc, gas, stack pointer), which therefore stay in CPU registers.
+// semantics and dynamic gas.
+//
+// Two tiers keep pc, gas and the stack pointer (``Registers``) in CPU registers. Operations whose body
+// makes no call (arithmetic without division, comparisons, bit operations, stack, jumps, environment
+// reads, MLOAD/MSTORE inside active memory) are inlined into the loop. Every other one (host access,
+// division, hashing, copies, memory expansion, calls, logs, halts with output) runs in
+// ``runOutOfLine(_:_:_:)``, which takes the registers by value and returns them: the loop then holds
+// them in no register across a call, so it needs no callee-saved register (and no spill) for them.
 extension Interpreter {
     /// Runs `f` until it halts or asks for a child frame.
     @inlinable
@@ -54,13 +60,6 @@ extension Interpreter {
             case .add: status = opAdd(&r, &f)
             case .mul: status = opMul(&r, &f)
             case .sub: status = opSub(&r, &f)
-            case .div: status = opDiv(&r, &f)
-            case .sdiv: status = opSdiv(&r, &f)
-            case .mod: status = opMod(&r, &f)
-            case .smod: status = opSmod(&r, &f)
-            case .addmod: status = opAddmod(&r, &f)
-            case .mulmod: status = opMulmod(&r, &f)
-            case .exp: status = opExp(&r, &f)
             case .signextend: status = opSignextend(&r, &f)
             case .lt: status = opLt(&r, &f)
             case .gt: status = opGt(&r, &f)
@@ -77,49 +76,28 @@ extension Interpreter {
             case .shr: status = opShr(&r, &f)
             case .sar: status = opSar(&r, &f)
             case .clz: status = opClz(&r, &f)
-            case .keccak256: status = opKeccak256(&r, &f)
             case .address: status = opAddress(&r, &f)
-            case .balance: status = opBalance(&r, &f)
             case .origin: status = opOrigin(&r, &f)
             case .caller: status = opCaller(&r, &f)
             case .callvalue: status = opCallvalue(&r, &f)
-            case .calldataload: status = opCalldataload(&r, &f)
             case .calldatasize: status = opCalldatasize(&r, &f)
-            case .calldatacopy: status = opCalldatacopy(&r, &f)
             case .codesize: status = opCodesize(&r, &f)
-            case .codecopy: status = opCodecopy(&r, &f)
             case .gasprice: status = opGasprice(&r, &f)
-            case .extcodesize: status = opExtcodesize(&r, &f)
-            case .extcodecopy: status = opExtcodecopy(&r, &f)
             case .returndatasize: status = opReturndatasize(&r, &f)
-            case .returndatacopy: status = opReturndatacopy(&r, &f)
-            case .extcodehash: status = opExtcodehash(&r, &f)
-            case .blockhash: status = opBlockhash(&r, &f)
             case .coinbase: status = opCoinbase(&r, &f)
             case .timestamp: status = opTimestamp(&r, &f)
             case .number: status = opNumber(&r, &f)
             case .prevrandao: status = opPrevrandao(&r, &f)
             case .gaslimit: status = opGaslimit(&r, &f)
             case .chainid: status = opChainid(&r, &f)
-            case .selfbalance: status = opSelfbalance(&r, &f)
             case .basefee: status = opBasefee(&r, &f)
-            case .blobhash: status = opBlobhash(&r, &f)
-            case .blobbasefee: status = opBlobbasefee(&r, &f)
             case .pop: status = opPop(&r)
-            case .mload: status = opMload(&r, &f)
-            case .mstore: status = opMstore(&r, &f)
-            case .mstore8: status = opMstore8(&r, &f)
-            case .sload: status = opSload(&r, &f)
-            case .sstore: status = opSstore(&r, &f)
             case .jump: status = opJump(&r, &f)
             case .jumpi: status = opJumpi(&r, &f)
             case .pc: status = opPc(&r, &f)
             case .msize: status = opMsize(&r, &f)
             case .gas: status = opGas(&r, &f)
             case .jumpdest: status = opJumpdest(&r, &f)
-            case .tload: status = opTload(&r, &f)
-            case .tstore: status = opTstore(&r, &f)
-            case .mcopy: status = opMcopy(&r, &f)
             case .push0: status = opPush0(&r)
             case .push1: status = opPush1(&r, code)
             case .push2: status = opPush(&r, code, 2)
@@ -185,26 +163,80 @@ extension Interpreter {
             case .swap14: status = opSwap(&r, 14)
             case .swap15: status = opSwap(&r, 15)
             case .swap16: status = opSwap(&r, 16)
-            case .log0: status = opLog(&r, &f, topics: 0)
-            case .log1: status = opLog(&r, &f, topics: 1)
-            case .log2: status = opLog(&r, &f, topics: 2)
-            case .log3: status = opLog(&r, &f, topics: 3)
-            case .log4: status = opLog(&r, &f, topics: 4)
-            case .create: status = opCreate(&r, &f, kind: .create)
-            case .call: status = opCall(&r, &f, kind: .call)
-            case .callCode: status = opCall(&r, &f, kind: .callCode)
-            case .`return`: status = opReturn(&r, &f)
-            case .delegateCall: status = opCall(&r, &f, kind: .delegateCall)
-            case .create2: status = opCreate(&r, &f, kind: .create2)
-            case .staticCall: status = opCall(&r, &f, kind: .staticCall)
-            case .revert: status = opRevert(&r, &f)
-            case .selfdestruct: status = opSelfdestruct(&r, &f)
-            case .invalid: status = .undefinedInstruction
+            case .mload:
+                if opMloadActive(&r, &f) { status = .running } else { (r, status) = runOutOfLine(operation, r, &f) }
+            case .mstore:
+                if opMstoreActive(&r, &f) { status = .running } else { (r, status) = runOutOfLine(operation, r, &f) }
+            case .mstore8:
+                if opMstore8Active(&r, &f) { status = .running } else { (r, status) = runOutOfLine(operation, r, &f) }
+            case .div, .sdiv, .mod, .smod, .addmod, .mulmod, .exp, .keccak256, .balance, .calldataload,
+                .calldatacopy, .codecopy, .extcodesize, .extcodecopy, .returndatacopy, .extcodehash, .blockhash,
+                .selfbalance, .blobhash, .blobbasefee, .sload, .sstore, .tload, .tstore, .mcopy, .log0, .log1, .log2,
+                .log3, .log4, .create, .call, .callCode, .`return`, .delegateCall, .create2, .staticCall, .revert,
+                .selfdestruct, .invalid:
+                (r, status) = runOutOfLine(operation, r, &f)
             }
             if T.isEnabled {
                 tracer.didExecute(gasCost: gasBefore &- r.gas, error: status.isExceptional ? status : nil)
             }
             if status != .running { return status }
         }
+    }
+
+    /// The bodies that make calls, out of the loop (see the file comment): runs `operation` on
+    /// `registers` and returns them with the status.
+    @inlinable @inline(never)
+    mutating func runOutOfLine(_ operation: Operation, _ registers: Registers, _ f: inout Frame) -> (Registers, Status) {
+        var r = registers
+        let status: Status
+        switch operation {
+        case .div: status = opDiv(&r, &f)
+        case .sdiv: status = opSdiv(&r, &f)
+        case .mod: status = opMod(&r, &f)
+        case .smod: status = opSmod(&r, &f)
+        case .addmod: status = opAddmod(&r, &f)
+        case .mulmod: status = opMulmod(&r, &f)
+        case .exp: status = opExp(&r, &f)
+        case .keccak256: status = opKeccak256(&r, &f)
+        case .balance: status = opBalance(&r, &f)
+        case .calldataload: status = opCalldataload(&r, &f)
+        case .calldatacopy: status = opCalldatacopy(&r, &f)
+        case .codecopy: status = opCodecopy(&r, &f)
+        case .extcodesize: status = opExtcodesize(&r, &f)
+        case .extcodecopy: status = opExtcodecopy(&r, &f)
+        case .returndatacopy: status = opReturndatacopy(&r, &f)
+        case .extcodehash: status = opExtcodehash(&r, &f)
+        case .blockhash: status = opBlockhash(&r, &f)
+        case .selfbalance: status = opSelfbalance(&r, &f)
+        case .blobhash: status = opBlobhash(&r, &f)
+        case .blobbasefee: status = opBlobbasefee(&r, &f)
+        case .mload: status = opMload(&r, &f)
+        case .mstore: status = opMstore(&r, &f)
+        case .mstore8: status = opMstore8(&r, &f)
+        case .sload: status = opSload(&r, &f)
+        case .sstore: status = opSstore(&r, &f)
+        case .tload: status = opTload(&r, &f)
+        case .tstore: status = opTstore(&r, &f)
+        case .mcopy: status = opMcopy(&r, &f)
+        case .log0: status = opLog(&r, &f, topics: 0)
+        case .log1: status = opLog(&r, &f, topics: 1)
+        case .log2: status = opLog(&r, &f, topics: 2)
+        case .log3: status = opLog(&r, &f, topics: 3)
+        case .log4: status = opLog(&r, &f, topics: 4)
+        case .create: status = opCreate(&r, &f, kind: .create)
+        case .call: status = opCall(&r, &f, kind: .call)
+        case .callCode: status = opCall(&r, &f, kind: .callCode)
+        case .`return`: status = opReturn(&r, &f)
+        case .delegateCall: status = opCall(&r, &f, kind: .delegateCall)
+        case .create2: status = opCreate(&r, &f, kind: .create2)
+        case .staticCall: status = opCall(&r, &f, kind: .staticCall)
+        case .revert: status = opRevert(&r, &f)
+        case .selfdestruct: status = opSelfdestruct(&r, &f)
+        default:
+            // The loop runs every other operation inline; INVALID and bytes no fork defines never
+            // pass its checks.
+            status = .undefinedInstruction
+        }
+        return (r, status)
     }
 }
