@@ -18,9 +18,9 @@ public struct JournaledState: Host {
     public var blockHashes: @Sendable (UInt64) -> Bytes32
 
     @usableFromInline var journal: [JournalEntry] = []
-    @usableFromInline var originalValues: [StorageSlot: UInt256] = [:]
+    /// The slots the transaction touched: current and original values, warm flags (EIP-2929).
+    var slots = SlotCache()
     @usableFromInline var warmAccounts: Set<Address> = []
-    @usableFromInline var warmSlots: Set<StorageSlot> = []
     @usableFromInline var transient: [StorageSlot: UInt256] = [:]
     @usableFromInline var createdInTransaction: Set<Address> = []
     @usableFromInline var selfDestructed: Set<Address> = []
@@ -57,9 +57,8 @@ public struct JournaledState: Host {
             }
         }
         journal.removeAll(keepingCapacity: true)
-        originalValues.removeAll(keepingCapacity: true)
+        slots.removeAll()
         warmAccounts.removeAll(keepingCapacity: true)
-        warmSlots.removeAll(keepingCapacity: true)
         transient.removeAll(keepingCapacity: true)
         createdInTransaction.removeAll(keepingCapacity: true)
         selfDestructed.removeAll(keepingCapacity: true)
@@ -167,6 +166,7 @@ public struct JournaledState: Host {
         if let old = state.accounts[address] {
             journal.append(.replaced(address, old))
             state.accounts[address] = Account(nonce: 0, balance: old.balance)
+            slots.reload(address, from: [:])
         } else {
             state.accounts[address] = Account()
             journal.append(.created(address))
@@ -197,21 +197,50 @@ public struct JournaledState: Host {
 
     // MARK: Host: storage
 
-    public func storage(_ address: Address, _ key: UInt256) -> UInt256 {
-        state.accounts[address]?.storage[key] ?? .zero
+    /// The slot's entry in ``slots``, read from the world state on the transaction's first access.
+    @inline(__always)
+    mutating func slotIndex(_ address: Address, _ key: UInt256) -> Int {
+        slots.index(address, key) { state.accounts[address]?.storage[key] ?? .zero }.index
     }
 
-    public func originalStorage(_ address: Address, _ key: UInt256) -> UInt256 {
-        originalValues[StorageSlot(address: address, key: key)] ?? storage(address, key)
+    public mutating func storage(_ address: Address, _ key: UInt256) -> UInt256 {
+        slots[slotIndex(address, key)].current
+    }
+
+    public mutating func originalStorage(_ address: Address, _ key: UInt256) -> UInt256 {
+        slots[slotIndex(address, key)].original
     }
 
     public mutating func setStorage(_ address: Address, _ key: UInt256, _ value: UInt256) {
         ensureAccount(address)
-        let old = state.accounts[address]?.storage[key] ?? .zero
-        let slot = StorageSlot(address: address, key: key)
-        if originalValues[slot] == nil { originalValues[slot] = old }
-        journal.append(.storage(address, key, old))
+        let index = slotIndex(address, key)
+        journal.append(.storage(address, key, slots[index].current))
+        slots[index].current = value
         state.accounts[address]?.storage[key] = value.isZero ? nil : value
+    }
+
+    public mutating func loadSlot(_ address: Address, _ key: UInt256, warm: Bool) -> (value: UInt256, wasCold: Bool) {
+        let index = slotIndex(address, key)
+        let wasCold = warm && markWarm(index, address, key)
+        return (slots[index].current, wasCold)
+    }
+
+    public mutating func slotForWrite(
+        _ address: Address, _ key: UInt256, warm: Bool
+    ) -> (current: UInt256, original: UInt256, wasCold: Bool) {
+        let index = slotIndex(address, key)
+        let wasCold = warm && markWarm(index, address, key)
+        let entry = slots[index]
+        return (entry.current, entry.original, wasCold)
+    }
+
+    /// Marks the slot at `index` warm (journaled); true when it was cold.
+    @inline(__always)
+    mutating func markWarm(_ index: Int, _ address: Address, _ key: UInt256) -> Bool {
+        if slots[index].warm { return false }
+        slots[index].warm = true
+        journal.append(.warmSlot(StorageSlot(address: address, key: key)))
+        return true
     }
 
     public func transientStorage(_ address: Address, _ key: UInt256) -> UInt256 {
@@ -233,10 +262,7 @@ public struct JournaledState: Host {
     }
 
     public mutating func warmSlot(_ address: Address, _ key: UInt256) -> Bool {
-        let slot = StorageSlot(address: address, key: key)
-        guard warmSlots.insert(slot).inserted else { return false }
-        journal.append(.warmSlot(slot))
-        return true
+        markWarm(slotIndex(address, key), address, key)
     }
 
     // MARK: Host: logs, journal, chain
@@ -252,14 +278,19 @@ public struct JournaledState: Host {
         while journal.count > checkpoint {
             switch journal.removeLast() {
             case .created(let address): state.accounts[address] = nil
-            case .replaced(let address, let account): state.accounts[address] = account
+            case .replaced(let address, let account):
+                state.accounts[address] = account
+                slots.reload(address, from: account.storage)
             case .balance(let address, let old): state.accounts[address]?.balance = old
             case .nonce(let address, let old): state.accounts[address]?.nonce = old
             case .code(let address, let code, let hash): state.accounts[address]?.restoreCode(code, hash: hash)
-            case .storage(let address, let key, let old): state.accounts[address]?.storage[key] = old.isZero ? nil : old
+            case .storage(let address, let key, let old):
+                state.accounts[address]?.storage[key] = old.isZero ? nil : old
+                if let index = slots.find(address, key) { slots[index].current = old }
             case .transient(let slot, let old): transient[slot] = old.isZero ? nil : old
             case .warmAccount(let address): warmAccounts.remove(address)
-            case .warmSlot(let slot): warmSlots.remove(slot)
+            case .warmSlot(let slot):
+                if let index = slots.find(slot.address, slot.key) { slots[index].warm = false }
             case .touched: break
             case .createdInTransaction(let address): createdInTransaction.remove(address)
             case .selfDestructed(let address): selfDestructed.remove(address)
@@ -277,7 +308,7 @@ public struct JournaledState: Host {
 
     /// Marks a slot warm without journaling (the transaction's initial access list).
     public mutating func prewarm(_ address: Address, _ key: UInt256) {
-        warmSlots.insert(StorageSlot(address: address, key: key))
+        slots[slotIndex(address, key)].warm = true
     }
 }
 

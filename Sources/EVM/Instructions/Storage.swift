@@ -5,11 +5,11 @@ extension Interpreter {
     /// SLOAD; from Berlin the first access to a slot pays the cold surcharge (EIP-2929).
     @inlinable @inline(__always)
     mutating func opSload(_ r: inout Registers, _ f: inout Frame) -> Status {
-        let key = r.top.pointee
-        if rules.accessLists && host.warmSlot(f.address, key) {
+        let (value, wasCold) = host.loadSlot(f.address, r.top.pointee, warm: rules.accessLists)
+        if wasCold {
             guard r.charge(rules.coldSlotSurcharge) else { return .outOfGas }
         }
-        r.top.pointee = host.storage(f.address, key)
+        r.top.pointee = value
         return .running
     }
 
@@ -32,10 +32,10 @@ extension Interpreter {
     mutating func sstore(_ r: inout Registers, _ f: inout Frame, key: UInt256, value: UInt256) -> Status {
         let s = rules.sstore
         if s.kind == .netMeteringEIP2200 && r.gas <= 2_300 { return .outOfGas }  // EIP-2200 stipend sentry
+        let (current, original, wasCold) = host.slotForWrite(f.address, key, warm: rules.accessLists)
         var cost: Int64 = 0
         // EIP-2929: a cold slot costs COLD_SLOAD_COST (2,100 = the surcharge + the 100 warm read) on top.
-        if rules.accessLists && host.warmSlot(f.address, key) { cost = rules.coldSlotSurcharge + 100 }
-        let current = host.storage(f.address, key)
+        if wasCold { cost = rules.coldSlotSurcharge + 100 }
         switch s.kind {
         case .legacy:
             if current.isZero && !value.isZero {
@@ -48,7 +48,6 @@ extension Interpreter {
             if current == value {
                 cost += s.noopCost
             } else {
-                let original = host.originalStorage(f.address, key)
                 if original == current {
                     if original.isZero {
                         cost += s.setCost
