@@ -27,7 +27,7 @@ import Testing
 
     @Test func instructionTableBoundsAndGas() {
         let cancun = InstructionTable(fork: .cancun)
-        #expect(cancun[opcode: 0x01] == InstructionCost(staticGas: 3, minStack: 2, maxStack: 1024, operation: .add))
+        #expect(cancun[opcode: 0x01] == InstructionCost(staticGas: 3, minStack: 2, maxStack: 1024))
         #expect(cancun[opcode: 0x60].maxStack == 1023)  // PUSH1 grows the stack by one
         #expect(cancun[opcode: 0x54].staticGas == 100)  // SLOAD warm (EIP-2929)
         #expect(!cancun[opcode: 0xfe].isDefined)  // INVALID is never executable

@@ -2,32 +2,38 @@ import EthereumPrimitives
 
 /// What the interpreter loop checks before running one operation in one fork, packed in 8 bytes: the
 /// static gas and the stack sizes the instruction may start at. Operations the fork does not define get
-/// an unsatisfiable stack bound, so a single range check covers "undefined", "underflow" and
+/// an unsatisfiable stack bound, so a single unsigned compare covers "undefined", "underflow" and
 /// "overflow".
 public struct InstructionCost: Sendable, Equatable {
     /// Gas charged before the instruction runs (at most 32,000: CREATE).
-    public var staticGas: UInt16
+    public let staticGas: UInt16
     /// The fewest stack items the instruction may start with (its inputs).
-    public var minStack: UInt16
+    public let minStack: UInt16
     /// The most stack items it may start with without overflowing 1024 after it runs.
-    public var maxStack: UInt16
-    /// The operation (and so the opcode) the entry describes.
-    public var operation: Operation
+    public let maxStack: UInt16
+    /// `maxStack − minStack`: the loop checks `size − minStack ≤ stackSpan` as one unsigned compare.
+    @usableFromInline let stackSpan: UInt16
 
     /// Creates an entry.
-    public init(staticGas: UInt16, minStack: UInt16, maxStack: UInt16, operation: Operation) {
+    public init(staticGas: UInt16, minStack: UInt16, maxStack: UInt16) {
         self.staticGas = staticGas
         self.minStack = minStack
         self.maxStack = maxStack
-        self.operation = operation
+        stackSpan = maxStack &- minStack
     }
 
-    /// The entry of a byte the fork does not define.
-    public static let undefined = InstructionCost(staticGas: 0, minStack: 1, maxStack: 0, operation: .invalid)
+    /// The entry of an operation the fork does not define: no stack size passes its check.
+    public static let undefined = InstructionCost(staticGas: 0, minStack: .max, maxStack: 0)
 
-    /// True when the opcode is defined and executable in the table's fork.
+    /// True when the operation is defined and executable in the table's fork.
     @inlinable
     public var isDefined: Bool { minStack <= maxStack }
+
+    /// True when an instruction may start with `size` stack items.
+    @inlinable @inline(__always)
+    func admits(stackSize size: Int) -> Bool {
+        UInt(bitPattern: size &- Int(minStack)) <= UInt(stackSpan)
+    }
 }
 
 /// The per-fork table the interpreter loop indexes by ``Operation`` (the analysed code holds each
@@ -51,8 +57,7 @@ public struct InstructionTable: Sendable {
             entries[Int(definition.operation.rawValue)] = InstructionCost(
                 staticGas: UInt16(gas),
                 minStack: UInt16(definition.stackInputs),
-                maxStack: UInt16(Self.stackLimit - max(0, growth)),
-                operation: definition.operation
+                maxStack: UInt16(Self.stackLimit - max(0, growth))
             )
         }
         self.entries = entries

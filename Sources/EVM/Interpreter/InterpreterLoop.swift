@@ -35,14 +35,14 @@ extension Interpreter {
         while true {
             let operation = operations[r.pc]
             let cost = table[Int(operation.rawValue)]
-            let size = r.sp - stackBase
+            let size = (Int(bitPattern: r.sp) &- Int(bitPattern: stackBase)) &>> 5
             if T.isEnabled {
                 gasBefore = r.gas
                 tracer.willExecute(
                     pc: r.pc, opcode: code[r.pc], gas: r.gas, depth: f.message.depth, refund: refund,
                     stack: UnsafeBufferPointer(start: stackBase, count: size), memorySize: f.memory.size)
             }
-            if size < Int(cost.minStack) || size > Int(cost.maxStack) {
+            if !cost.admits(stackSize: size) {
                 let status: Status =
                     !cost.isDefined ? .undefinedInstruction : size < Int(cost.minStack) ? .stackUnderflow : .stackOverflow
                 if T.isEnabled { tracer.didExecute(gasCost: 0, error: status) }
@@ -54,133 +54,146 @@ extension Interpreter {
                 return .outOfGas
             }
             r.pc &+= 1
-            let status: Status
             switch operation {
-            case .stop: status = opStop(&r, &f)
-            case .add: status = opAdd(&r, &f)
-            case .mul: status = opMul(&r, &f)
-            case .sub: status = opSub(&r, &f)
-            case .signextend: status = opSignextend(&r, &f)
-            case .lt: status = opLt(&r, &f)
-            case .gt: status = opGt(&r, &f)
-            case .slt: status = opSlt(&r, &f)
-            case .sgt: status = opSgt(&r, &f)
-            case .eq: status = opEq(&r, &f)
-            case .iszero: status = opIszero(&r, &f)
-            case .and: status = opAnd(&r, &f)
-            case .or: status = opOr(&r, &f)
-            case .xor: status = opXor(&r, &f)
-            case .not: status = opNot(&r, &f)
-            case .byte: status = opByte(&r, &f)
-            case .shl: status = opShl(&r, &f)
-            case .shr: status = opShr(&r, &f)
-            case .sar: status = opSar(&r, &f)
-            case .clz: status = opClz(&r, &f)
-            case .address: status = opAddress(&r, &f)
-            case .origin: status = opOrigin(&r, &f)
-            case .caller: status = opCaller(&r, &f)
-            case .callvalue: status = opCallvalue(&r, &f)
-            case .calldatasize: status = opCalldatasize(&r, &f)
-            case .codesize: status = opCodesize(&r, &f)
-            case .gasprice: status = opGasprice(&r, &f)
-            case .returndatasize: status = opReturndatasize(&r, &f)
-            case .coinbase: status = opCoinbase(&r, &f)
-            case .timestamp: status = opTimestamp(&r, &f)
-            case .number: status = opNumber(&r, &f)
-            case .prevrandao: status = opPrevrandao(&r, &f)
-            case .gaslimit: status = opGaslimit(&r, &f)
-            case .chainid: status = opChainid(&r, &f)
-            case .basefee: status = opBasefee(&r, &f)
-            case .pop: status = opPop(&r)
-            case .jump: status = opJump(&r, &f)
-            case .jumpi: status = opJumpi(&r, &f)
-            case .pc: status = opPc(&r, &f)
-            case .msize: status = opMsize(&r, &f)
-            case .gas: status = opGas(&r, &f)
-            case .jumpdest: status = opJumpdest(&r, &f)
-            case .push0: status = opPush0(&r)
-            case .push1: status = opPush1(&r, code)
-            case .push2: status = opPush(&r, code, 2)
-            case .push3: status = opPush(&r, code, 3)
-            case .push4: status = opPush(&r, code, 4)
-            case .push5: status = opPush(&r, code, 5)
-            case .push6: status = opPush(&r, code, 6)
-            case .push7: status = opPush(&r, code, 7)
-            case .push8: status = opPush(&r, code, 8)
-            case .push9: status = opPush(&r, code, 9)
-            case .push10: status = opPush(&r, code, 10)
-            case .push11: status = opPush(&r, code, 11)
-            case .push12: status = opPush(&r, code, 12)
-            case .push13: status = opPush(&r, code, 13)
-            case .push14: status = opPush(&r, code, 14)
-            case .push15: status = opPush(&r, code, 15)
-            case .push16: status = opPush(&r, code, 16)
-            case .push17: status = opPush(&r, code, 17)
-            case .push18: status = opPush(&r, code, 18)
-            case .push19: status = opPush(&r, code, 19)
-            case .push20: status = opPush(&r, code, 20)
-            case .push21: status = opPush(&r, code, 21)
-            case .push22: status = opPush(&r, code, 22)
-            case .push23: status = opPush(&r, code, 23)
-            case .push24: status = opPush(&r, code, 24)
-            case .push25: status = opPush(&r, code, 25)
-            case .push26: status = opPush(&r, code, 26)
-            case .push27: status = opPush(&r, code, 27)
-            case .push28: status = opPush(&r, code, 28)
-            case .push29: status = opPush(&r, code, 29)
-            case .push30: status = opPush(&r, code, 30)
-            case .push31: status = opPush(&r, code, 31)
-            case .push32: status = opPush(&r, code, 32)
-            case .dup1: status = opDup(&r, 1)
-            case .dup2: status = opDup(&r, 2)
-            case .dup3: status = opDup(&r, 3)
-            case .dup4: status = opDup(&r, 4)
-            case .dup5: status = opDup(&r, 5)
-            case .dup6: status = opDup(&r, 6)
-            case .dup7: status = opDup(&r, 7)
-            case .dup8: status = opDup(&r, 8)
-            case .dup9: status = opDup(&r, 9)
-            case .dup10: status = opDup(&r, 10)
-            case .dup11: status = opDup(&r, 11)
-            case .dup12: status = opDup(&r, 12)
-            case .dup13: status = opDup(&r, 13)
-            case .dup14: status = opDup(&r, 14)
-            case .dup15: status = opDup(&r, 15)
-            case .dup16: status = opDup(&r, 16)
-            case .swap1: status = opSwap(&r, 1)
-            case .swap2: status = opSwap(&r, 2)
-            case .swap3: status = opSwap(&r, 3)
-            case .swap4: status = opSwap(&r, 4)
-            case .swap5: status = opSwap(&r, 5)
-            case .swap6: status = opSwap(&r, 6)
-            case .swap7: status = opSwap(&r, 7)
-            case .swap8: status = opSwap(&r, 8)
-            case .swap9: status = opSwap(&r, 9)
-            case .swap10: status = opSwap(&r, 10)
-            case .swap11: status = opSwap(&r, 11)
-            case .swap12: status = opSwap(&r, 12)
-            case .swap13: status = opSwap(&r, 13)
-            case .swap14: status = opSwap(&r, 14)
-            case .swap15: status = opSwap(&r, 15)
-            case .swap16: status = opSwap(&r, 16)
+            case .stop: if let s = halting(opStop(&r, &f), gasBefore &- r.gas) { return s }
+            case .add: if let s = halting(opAdd(&r, &f), gasBefore &- r.gas) { return s }
+            case .mul: if let s = halting(opMul(&r, &f), gasBefore &- r.gas) { return s }
+            case .sub: if let s = halting(opSub(&r, &f), gasBefore &- r.gas) { return s }
+            case .signextend: if let s = halting(opSignextend(&r, &f), gasBefore &- r.gas) { return s }
+            case .lt: if let s = halting(opLt(&r, &f), gasBefore &- r.gas) { return s }
+            case .gt: if let s = halting(opGt(&r, &f), gasBefore &- r.gas) { return s }
+            case .slt: if let s = halting(opSlt(&r, &f), gasBefore &- r.gas) { return s }
+            case .sgt: if let s = halting(opSgt(&r, &f), gasBefore &- r.gas) { return s }
+            case .eq: if let s = halting(opEq(&r, &f), gasBefore &- r.gas) { return s }
+            case .iszero: if let s = halting(opIszero(&r, &f), gasBefore &- r.gas) { return s }
+            case .and: if let s = halting(opAnd(&r, &f), gasBefore &- r.gas) { return s }
+            case .or: if let s = halting(opOr(&r, &f), gasBefore &- r.gas) { return s }
+            case .xor: if let s = halting(opXor(&r, &f), gasBefore &- r.gas) { return s }
+            case .not: if let s = halting(opNot(&r, &f), gasBefore &- r.gas) { return s }
+            case .byte: if let s = halting(opByte(&r, &f), gasBefore &- r.gas) { return s }
+            case .shl: if let s = halting(opShl(&r, &f), gasBefore &- r.gas) { return s }
+            case .shr: if let s = halting(opShr(&r, &f), gasBefore &- r.gas) { return s }
+            case .sar: if let s = halting(opSar(&r, &f), gasBefore &- r.gas) { return s }
+            case .clz: if let s = halting(opClz(&r, &f), gasBefore &- r.gas) { return s }
+            case .address: if let s = halting(opAddress(&r, &f), gasBefore &- r.gas) { return s }
+            case .origin: if let s = halting(opOrigin(&r, &f), gasBefore &- r.gas) { return s }
+            case .caller: if let s = halting(opCaller(&r, &f), gasBefore &- r.gas) { return s }
+            case .callvalue: if let s = halting(opCallvalue(&r, &f), gasBefore &- r.gas) { return s }
+            case .calldatasize: if let s = halting(opCalldatasize(&r, &f), gasBefore &- r.gas) { return s }
+            case .codesize: if let s = halting(opCodesize(&r, &f), gasBefore &- r.gas) { return s }
+            case .gasprice: if let s = halting(opGasprice(&r, &f), gasBefore &- r.gas) { return s }
+            case .returndatasize: if let s = halting(opReturndatasize(&r, &f), gasBefore &- r.gas) { return s }
+            case .coinbase: if let s = halting(opCoinbase(&r, &f), gasBefore &- r.gas) { return s }
+            case .timestamp: if let s = halting(opTimestamp(&r, &f), gasBefore &- r.gas) { return s }
+            case .number: if let s = halting(opNumber(&r, &f), gasBefore &- r.gas) { return s }
+            case .prevrandao: if let s = halting(opPrevrandao(&r, &f), gasBefore &- r.gas) { return s }
+            case .gaslimit: if let s = halting(opGaslimit(&r, &f), gasBefore &- r.gas) { return s }
+            case .chainid: if let s = halting(opChainid(&r, &f), gasBefore &- r.gas) { return s }
+            case .basefee: if let s = halting(opBasefee(&r, &f), gasBefore &- r.gas) { return s }
+            case .pop: if let s = halting(opPop(&r), gasBefore &- r.gas) { return s }
+            case .jump: if let s = halting(opJump(&r, &f), gasBefore &- r.gas) { return s }
+            case .jumpi: if let s = halting(opJumpi(&r, &f), gasBefore &- r.gas) { return s }
+            case .pc: if let s = halting(opPc(&r, &f), gasBefore &- r.gas) { return s }
+            case .msize: if let s = halting(opMsize(&r, &f), gasBefore &- r.gas) { return s }
+            case .gas: if let s = halting(opGas(&r, &f), gasBefore &- r.gas) { return s }
+            case .jumpdest: if let s = halting(opJumpdest(&r, &f), gasBefore &- r.gas) { return s }
+            case .push0: if let s = halting(opPush0(&r), gasBefore &- r.gas) { return s }
+            case .push1: if let s = halting(opPush1(&r, code), gasBefore &- r.gas) { return s }
+            case .push2: if let s = halting(opPush(&r, code, 2), gasBefore &- r.gas) { return s }
+            case .push3: if let s = halting(opPush(&r, code, 3), gasBefore &- r.gas) { return s }
+            case .push4: if let s = halting(opPush(&r, code, 4), gasBefore &- r.gas) { return s }
+            case .push5: if let s = halting(opPush(&r, code, 5), gasBefore &- r.gas) { return s }
+            case .push6: if let s = halting(opPush(&r, code, 6), gasBefore &- r.gas) { return s }
+            case .push7: if let s = halting(opPush(&r, code, 7), gasBefore &- r.gas) { return s }
+            case .push8: if let s = halting(opPush(&r, code, 8), gasBefore &- r.gas) { return s }
+            case .push9: if let s = halting(opPush(&r, code, 9), gasBefore &- r.gas) { return s }
+            case .push10: if let s = halting(opPush(&r, code, 10), gasBefore &- r.gas) { return s }
+            case .push11: if let s = halting(opPush(&r, code, 11), gasBefore &- r.gas) { return s }
+            case .push12: if let s = halting(opPush(&r, code, 12), gasBefore &- r.gas) { return s }
+            case .push13: if let s = halting(opPush(&r, code, 13), gasBefore &- r.gas) { return s }
+            case .push14: if let s = halting(opPush(&r, code, 14), gasBefore &- r.gas) { return s }
+            case .push15: if let s = halting(opPush(&r, code, 15), gasBefore &- r.gas) { return s }
+            case .push16: if let s = halting(opPush(&r, code, 16), gasBefore &- r.gas) { return s }
+            case .push17: if let s = halting(opPush(&r, code, 17), gasBefore &- r.gas) { return s }
+            case .push18: if let s = halting(opPush(&r, code, 18), gasBefore &- r.gas) { return s }
+            case .push19: if let s = halting(opPush(&r, code, 19), gasBefore &- r.gas) { return s }
+            case .push20: if let s = halting(opPush(&r, code, 20), gasBefore &- r.gas) { return s }
+            case .push21: if let s = halting(opPush(&r, code, 21), gasBefore &- r.gas) { return s }
+            case .push22: if let s = halting(opPush(&r, code, 22), gasBefore &- r.gas) { return s }
+            case .push23: if let s = halting(opPush(&r, code, 23), gasBefore &- r.gas) { return s }
+            case .push24: if let s = halting(opPush(&r, code, 24), gasBefore &- r.gas) { return s }
+            case .push25: if let s = halting(opPush(&r, code, 25), gasBefore &- r.gas) { return s }
+            case .push26: if let s = halting(opPush(&r, code, 26), gasBefore &- r.gas) { return s }
+            case .push27: if let s = halting(opPush(&r, code, 27), gasBefore &- r.gas) { return s }
+            case .push28: if let s = halting(opPush(&r, code, 28), gasBefore &- r.gas) { return s }
+            case .push29: if let s = halting(opPush(&r, code, 29), gasBefore &- r.gas) { return s }
+            case .push30: if let s = halting(opPush(&r, code, 30), gasBefore &- r.gas) { return s }
+            case .push31: if let s = halting(opPush(&r, code, 31), gasBefore &- r.gas) { return s }
+            case .push32: if let s = halting(opPush(&r, code, 32), gasBefore &- r.gas) { return s }
+            case .dup1: if let s = halting(opDup(&r, 1), gasBefore &- r.gas) { return s }
+            case .dup2: if let s = halting(opDup(&r, 2), gasBefore &- r.gas) { return s }
+            case .dup3: if let s = halting(opDup(&r, 3), gasBefore &- r.gas) { return s }
+            case .dup4: if let s = halting(opDup(&r, 4), gasBefore &- r.gas) { return s }
+            case .dup5: if let s = halting(opDup(&r, 5), gasBefore &- r.gas) { return s }
+            case .dup6: if let s = halting(opDup(&r, 6), gasBefore &- r.gas) { return s }
+            case .dup7: if let s = halting(opDup(&r, 7), gasBefore &- r.gas) { return s }
+            case .dup8: if let s = halting(opDup(&r, 8), gasBefore &- r.gas) { return s }
+            case .dup9: if let s = halting(opDup(&r, 9), gasBefore &- r.gas) { return s }
+            case .dup10: if let s = halting(opDup(&r, 10), gasBefore &- r.gas) { return s }
+            case .dup11: if let s = halting(opDup(&r, 11), gasBefore &- r.gas) { return s }
+            case .dup12: if let s = halting(opDup(&r, 12), gasBefore &- r.gas) { return s }
+            case .dup13: if let s = halting(opDup(&r, 13), gasBefore &- r.gas) { return s }
+            case .dup14: if let s = halting(opDup(&r, 14), gasBefore &- r.gas) { return s }
+            case .dup15: if let s = halting(opDup(&r, 15), gasBefore &- r.gas) { return s }
+            case .dup16: if let s = halting(opDup(&r, 16), gasBefore &- r.gas) { return s }
+            case .swap1: if let s = halting(opSwap(&r, 1), gasBefore &- r.gas) { return s }
+            case .swap2: if let s = halting(opSwap(&r, 2), gasBefore &- r.gas) { return s }
+            case .swap3: if let s = halting(opSwap(&r, 3), gasBefore &- r.gas) { return s }
+            case .swap4: if let s = halting(opSwap(&r, 4), gasBefore &- r.gas) { return s }
+            case .swap5: if let s = halting(opSwap(&r, 5), gasBefore &- r.gas) { return s }
+            case .swap6: if let s = halting(opSwap(&r, 6), gasBefore &- r.gas) { return s }
+            case .swap7: if let s = halting(opSwap(&r, 7), gasBefore &- r.gas) { return s }
+            case .swap8: if let s = halting(opSwap(&r, 8), gasBefore &- r.gas) { return s }
+            case .swap9: if let s = halting(opSwap(&r, 9), gasBefore &- r.gas) { return s }
+            case .swap10: if let s = halting(opSwap(&r, 10), gasBefore &- r.gas) { return s }
+            case .swap11: if let s = halting(opSwap(&r, 11), gasBefore &- r.gas) { return s }
+            case .swap12: if let s = halting(opSwap(&r, 12), gasBefore &- r.gas) { return s }
+            case .swap13: if let s = halting(opSwap(&r, 13), gasBefore &- r.gas) { return s }
+            case .swap14: if let s = halting(opSwap(&r, 14), gasBefore &- r.gas) { return s }
+            case .swap15: if let s = halting(opSwap(&r, 15), gasBefore &- r.gas) { return s }
+            case .swap16: if let s = halting(opSwap(&r, 16), gasBefore &- r.gas) { return s }
             case .mload:
-                if opMloadActive(&r, &f) { status = .running } else { (r, status) = runOutOfLine(operation, r, &f) }
+                if !opMloadActive(&r, &f), let s = outOfLine(operation, &r, &f, gasBefore) { return s }
             case .mstore:
-                if opMstoreActive(&r, &f) { status = .running } else { (r, status) = runOutOfLine(operation, r, &f) }
+                if !opMstoreActive(&r, &f), let s = outOfLine(operation, &r, &f, gasBefore) { return s }
             case .mstore8:
-                if opMstore8Active(&r, &f) { status = .running } else { (r, status) = runOutOfLine(operation, r, &f) }
+                if !opMstore8Active(&r, &f), let s = outOfLine(operation, &r, &f, gasBefore) { return s }
             case .div, .sdiv, .mod, .smod, .addmod, .mulmod, .exp, .keccak256, .balance, .calldataload,
                 .calldatacopy, .codecopy, .extcodesize, .extcodecopy, .returndatacopy, .extcodehash, .blockhash,
                 .selfbalance, .blobhash, .blobbasefee, .sload, .sstore, .tload, .tstore, .mcopy, .log0, .log1, .log2,
                 .log3, .log4, .create, .call, .callCode, .`return`, .delegateCall, .create2, .staticCall, .revert,
                 .selfdestruct, .invalid:
-                (r, status) = runOutOfLine(operation, r, &f)
+                if let s = outOfLine(operation, &r, &f, gasBefore) { return s }
             }
-            if T.isEnabled {
-                tracer.didExecute(gasCost: gasBefore &- r.gas, error: status.isExceptional ? status : nil)
-            }
-            if status != .running { return status }
+            if T.isEnabled { tracer.didExecute(gasCost: gasBefore &- r.gas, error: nil) }
         }
+    }
+
+    /// nil when `status` lets the frame run on; else `status`, after telling the tracer.
+    @inlinable @inline(__always)
+    mutating func halting(_ status: Status, _ gasCost: Int64) -> Status? {
+        if status == .running { return nil }
+        if T.isEnabled { tracer.didExecute(gasCost: gasCost, error: status.isExceptional ? status : nil) }
+        return status
+    }
+
+    /// Runs `operation` out of line (passing the registers by value) and returns the status if the
+    /// frame halts.
+    @inlinable @inline(__always)
+    mutating func outOfLine(_ operation: Operation, _ r: inout Registers, _ f: inout Frame, _ gasBefore: Int64) -> Status? {
+        let status: Status
+        (r, status) = runOutOfLine(operation, r, &f)
+        return halting(status, gasBefore &- r.gas)
     }
 
     /// The bodies that make calls, out of the loop (see the file comment): runs `operation` on
