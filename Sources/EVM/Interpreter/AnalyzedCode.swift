@@ -27,34 +27,37 @@ public final class AnalyzedCode: @unchecked Sendable {
     static let trailingPadding = 33
 
     /// Copies and analyses `code`.
-    public init(_ code: some Collection<UInt8>) {
+    public init(_ code: [UInt8]) {
         let count = code.count
         self.count = count
         let total = Self.leadingPadding + count + Self.trailingPadding
-        storage = UnsafeMutablePointer<UInt8>.allocate(capacity: total)
+        let storage = UnsafeMutablePointer<UInt8>.allocate(capacity: total)
         storage.initialize(repeating: 0, count: total)
-        var i = Self.leadingPadding
-        for b in code {
-            storage[i] = b
-            i += 1
+        code.withUnsafeBufferPointer { source in
+            if let base = source.baseAddress { (storage + Self.leadingPadding).update(from: base, count: count) }
         }
-        bytes = UnsafePointer(storage + Self.leadingPadding)
+        self.storage = storage
+        let bytes = UnsafePointer(storage + Self.leadingPadding)
+        self.bytes = bytes
         let words = (count + 63) / 64 + 1
-        jumpdests = UnsafeMutablePointer<UInt64>.allocate(capacity: words)
+        let jumpdests = UnsafeMutablePointer<UInt64>.allocate(capacity: words)
         jumpdests.initialize(repeating: 0, count: words)
-        operations = UnsafeMutablePointer<Operation>.allocate(capacity: count + Self.trailingPadding)
+        self.jumpdests = jumpdests
+        let operations = UnsafeMutablePointer<Operation>.allocate(capacity: count + Self.trailingPadding)
         operations.initialize(repeating: .stop, count: count + Self.trailingPadding)
-        let byByte = Opcodes.operationByByte
-        var pc = 0
-        while pc < count {
-            let op = bytes[pc]
-            operations[pc] = byByte[Int(op)]
-            if op == 0x5b {
-                jumpdests[pc >> 6] |= 1 << UInt64(pc & 63)
-            } else if op >= 0x60 && op <= 0x7f {
-                pc += Int(op) - 0x5f  // skip PUSH1–PUSH32 immediates
+        self.operations = operations
+        Opcodes.operationByByte.withUnsafeBufferPointer { byByte in
+            var pc = 0
+            while pc < count {
+                let op = bytes[pc]
+                operations[pc] = byByte[Int(op)]
+                if op == 0x5b {
+                    jumpdests[pc >> 6] |= 1 << UInt64(pc & 63)
+                } else if op >= 0x60 && op <= 0x7f {
+                    pc &+= Int(op) &- 0x5f  // skip PUSH1–PUSH32 immediates
+                }
+                pc &+= 1
             }
-            pc += 1
         }
     }
 
