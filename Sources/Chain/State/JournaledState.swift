@@ -6,11 +6,15 @@ import EthereumPrimitives
 /// storage, original storage values for EIP-2200, accounts created for EIP-6780, self-destructs,
 /// logs). It is the interpreter's ``Host``.
 ///
-/// Changes are written straight into ``state``; each one appends an undo entry to the journal, and
-/// ``revert(to:)`` replays entries backwards. ``finalize(rules:)`` ends the transaction: it deletes
-/// self-destructed accounts and (EIP-161) touched empty accounts and clears the transaction's sets.
+/// Changes are written straight into ``state``, except storage: SSTORE writes go to the slot cache
+/// (``SlotCache``) and reach ``state`` when ``flushStorage()`` runs (``finalize(rules:)``, and
+/// before anything that reads an account's whole storage). Each change appends an undo entry to the
+/// journal, and ``revert(to:)`` replays entries backwards. ``finalize(rules:)`` ends the transaction:
+/// it deletes self-destructed accounts and (EIP-161) touched empty accounts and clears the
+/// transaction's sets.
 public struct JournaledState: Host {
-    /// The current state, including uncommitted changes of the running transaction.
+    /// The current state, including uncommitted changes of the running transaction (storage written
+    /// in the running transaction only after ``flushStorage()``; between transactions it is complete).
     public var state: WorldState
     /// Logs emitted so far in the transaction.
     public private(set) var logs: [Log] = []
@@ -43,6 +47,7 @@ public struct JournaledState: Host {
     /// Ends the transaction: removes self-destructed accounts and, when `rules` has EIP-161, every
     /// empty account the transaction touched; then forgets the journal and the transaction's sets.
     public mutating func finalize(rules: ForkRules) {
+        flushStorage()
         if recordsChanges { recordChanges() }
         for address in selfDestructed { state.accounts[address] = nil }
         if rules.emptyAccountsAreDead {
@@ -119,7 +124,10 @@ public struct JournaledState: Host {
 
     public func codeSize(at address: Address) -> Int { state.accounts[address]?.code.count ?? 0 }
 
-    public func hasStorage(_ address: Address) -> Bool { !(state.accounts[address]?.storage.isEmpty ?? true) }
+    public mutating func hasStorage(_ address: Address) -> Bool {
+        flushStorage()
+        return !(state.accounts[address]?.storage.isEmpty ?? true)
+    }
 
     /// Creates the account if it does not exist (journaled).
     @inlinable
@@ -163,6 +171,7 @@ public struct JournaledState: Host {
     }
 
     public mutating func createContractAccount(_ address: Address) {
+        flushStorage()
         if let old = state.accounts[address] {
             journal.append(.replaced(address, old))
             state.accounts[address] = Account(nonce: 0, balance: old.balance)
@@ -215,8 +224,25 @@ public struct JournaledState: Host {
         ensureAccount(address)
         let index = slotIndex(address, key)
         journal.append(.storage(address, key, slots[index].current))
-        slots[index].current = value
-        state.accounts[address]?.storage[key] = value.isZero ? nil : value
+        slots.write(index, value)
+    }
+
+    /// Writes the storage the running transaction changed into ``state`` (one update per account).
+    public mutating func flushStorage() {
+        guard !slots.dirtyIndexes.isEmpty else { return }
+        var held: (address: Address, account: Account)?
+        for index in slots.dirtyIndexes {
+            let entry = slots[index]
+            let address = entry.address
+            if held?.address != address {
+                if let (heldAddress, account) = held { state.accounts[heldAddress] = account }
+                // Moved out of the dictionary, so the account's storage is uniquely referenced.
+                held = state.accounts.removeValue(forKey: address).map { (address, $0) }
+            }
+            held?.account.storage[entry.key] = entry.current.isZero ? nil : entry.current
+        }
+        if let (heldAddress, account) = held { state.accounts[heldAddress] = account }
+        slots.markClean()
     }
 
     public mutating func loadSlot(_ address: Address, _ key: UInt256, warm: Bool) -> (value: UInt256, wasCold: Bool) {
@@ -285,8 +311,7 @@ public struct JournaledState: Host {
             case .nonce(let address, let old): state.accounts[address]?.nonce = old
             case .code(let address, let code, let hash): state.accounts[address]?.restoreCode(code, hash: hash)
             case .storage(let address, let key, let old):
-                state.accounts[address]?.storage[key] = old.isZero ? nil : old
-                if let index = slots.find(address, key) { slots[index].current = old }
+                if let index = slots.find(address, key) { slots.write(index, old) }
             case .transient(let slot, let old): transient[slot] = old.isZero ? nil : old
             case .warmAccount(let address): warmAccounts.remove(address)
             case .warmSlot(let slot):

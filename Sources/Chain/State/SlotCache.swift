@@ -1,15 +1,16 @@
 import EthereumPrimitives
 
 /// The storage slots one transaction has touched: for each (account, key), its current value, its
-/// value when the transaction started (EIP-1283/2200's "original") and whether it is warm
-/// (EIP-2929). ``JournaledState`` answers SLOAD and SSTORE from here, so a slot costs one lookup in a
-/// flat open-addressing table with a cheap hash instead of two `Dictionary` lookups (SipHash of the
-/// address, then of the key) plus a `Set` insertion for the warm flag on every access; the world
-/// state is read once per slot and transaction, and still written on every SSTORE (write-through),
-/// so every other reader of the state sees it current.
+/// value when the transaction started (EIP-1283/2200's "original"), whether it is warm (EIP-2929)
+/// and whether it was written since the world state last saw it. ``JournaledState`` answers SLOAD
+/// and SSTORE from here, so a slot costs one lookup in a flat open-addressing table with a cheap hash
+/// instead of two `Dictionary` lookups (SipHash of the address, then of the key) plus a `Set`
+/// insertion for the warm flag on every access. The world state is read once per slot and
+/// transaction, and written back once (``JournaledState/flushStorage()``), not on every SSTORE.
 ///
 /// Cleared in O(1) between transactions by advancing an epoch: entries of older epochs count as
-/// empty. The hash is seeded per process, so contract code cannot choose keys that collide.
+/// empty. The hash is seeded per process, so contract code cannot choose keys that collide. The
+/// table is allocated on the first access, so a transaction that touches no storage costs nothing.
 struct SlotCache {
     struct Entry {
         /// The address as three words (bytes 0–7, 8–15, 16–19): compared without a call.
@@ -22,23 +23,31 @@ struct SlotCache {
         var current: UInt256
         var original: UInt256
         var warm: Bool
+        /// `current` differs from what the world state holds (written since the last flush).
+        var dirty: Bool
+
+        /// The address the entry belongs to.
+        var address: Address {
+            var words = (a0, a1, a2)
+            return withUnsafeBytes(of: &words) { raw in Address(bytes: raw.prefix(20)) } ?? .zero
+        }
     }
 
-    private var entries: ContiguousArray<Entry>
-    private var mask: Int
+    private var entries: ContiguousArray<Entry> = []
+    private var mask = 0
     private var epoch: UInt32 = 1
     /// Entries of the current epoch.
     private(set) var count = 0
+    /// The indexes of the dirty entries.
+    private(set) var dirtyIndexes: [Int] = []
 
     private static let seed: UInt64 = UInt64.random(in: 0...UInt64.max) | 1
     private static let initialCapacity = 64
 
-    init() {
-        entries = ContiguousArray(repeating: Self.empty, count: Self.initialCapacity)
-        mask = Self.initialCapacity - 1
-    }
+    init() {}
 
-    private static let empty = Entry(a0: 0, a1: 0, a2: 0, epoch: 0, key: .zero, current: .zero, original: .zero, warm: false)
+    private static let empty = Entry(
+        a0: 0, a1: 0, a2: 0, epoch: 0, key: .zero, current: .zero, original: .zero, warm: false, dirty: false)
 
     /// The address's three words.
     @inline(__always)
@@ -70,6 +79,7 @@ struct SlotCache {
         _ address: Address, _ key: UInt256, load: () -> UInt256
     ) -> (index: Int, inserted: Bool) {
         let a = Self.words(address)
+        if entries.isEmpty { grow() }
         var i = Self.hash(a, key) & mask
         while true {
             let e = entries[i]
@@ -82,13 +92,16 @@ struct SlotCache {
             return index(address, key, load: load)
         }
         let value = load()
-        entries[i] = Entry(a0: a.0, a1: a.1, a2: a.2, epoch: epoch, key: key, current: value, original: value, warm: false)
+        entries[i] = Entry(
+            a0: a.0, a1: a.1, a2: a.2, epoch: epoch, key: key, current: value, original: value, warm: false,
+            dirty: false)
         count &+= 1
         return (i, true)
     }
 
     /// The entry for `(address, key)` if the transaction has touched the slot.
     func find(_ address: Address, _ key: UInt256) -> Int? {
+        if entries.isEmpty { return nil }
         let a = Self.words(address)
         var i = Self.hash(a, key) & mask
         while true {
@@ -104,8 +117,25 @@ struct SlotCache {
         @inline(__always) _modify { yield &entries[index] }
     }
 
+    /// Sets the entry's current value and marks it dirty.
+    @inline(__always)
+    mutating func write(_ index: Int, _ value: UInt256) {
+        entries[index].current = value
+        if !entries[index].dirty {
+            entries[index].dirty = true
+            dirtyIndexes.append(index)
+        }
+    }
+
+    /// Marks every entry clean (the world state now holds the current values).
+    mutating func markClean() {
+        for i in dirtyIndexes { entries[i].dirty = false }
+        dirtyIndexes.removeAll(keepingCapacity: true)
+    }
+
     /// Sets the current value of every touched slot of `address` from `storage` (after the account's
     /// storage was replaced wholesale: a contract creation over an existing account, or its undo).
+    /// The caller has flushed, so the entries end clean.
     mutating func reload(_ address: Address, from storage: [UInt256: UInt256]) {
         let a = Self.words(address)
         for i in entries.indices where entries[i].epoch == epoch {
@@ -123,6 +153,7 @@ struct SlotCache {
             return
         }
         count = 0
+        dirtyIndexes.removeAll(keepingCapacity: true)
         if epoch == UInt32.max {
             for i in entries.indices { entries[i].epoch = 0 }
             epoch = 1
@@ -134,15 +165,17 @@ struct SlotCache {
     private mutating func grow() {
         let old = entries
         let oldEpoch = epoch
-        entries = ContiguousArray(repeating: Self.empty, count: old.count * 2)
+        entries = ContiguousArray(repeating: Self.empty, count: Swift.max(old.count * 2, Self.initialCapacity))
         mask = entries.count - 1
         epoch = 1
+        dirtyIndexes.removeAll(keepingCapacity: true)
         for e in old where e.epoch == oldEpoch {
             var i = Self.hash((e.a0, e.a1, e.a2), e.key) & mask
             while entries[i].epoch == epoch { i = (i &+ 1) & mask }
             var moved = e
             moved.epoch = epoch
             entries[i] = moved
+            if e.dirty { dirtyIndexes.append(i) }
         }
     }
 }
