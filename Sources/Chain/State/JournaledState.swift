@@ -24,7 +24,8 @@ public struct JournaledState: Host {
     @usableFromInline var journal: [JournalEntry] = []
     /// The slots the transaction touched: current and original values, warm flags (EIP-2929).
     var slots = SlotCache()
-    @usableFromInline var warmAccounts: Set<Address> = []
+    /// The accessed accounts (EIP-2929).
+    var warmAccounts = WarmAddresses()
     @usableFromInline var transient: [StorageSlot: UInt256] = [:]
     @usableFromInline var createdInTransaction: Set<Address> = []
     @usableFromInline var selfDestructed: Set<Address> = []
@@ -63,7 +64,7 @@ public struct JournaledState: Host {
         }
         journal.removeAll(keepingCapacity: true)
         slots.removeAll()
-        warmAccounts.removeAll(keepingCapacity: true)
+        warmAccounts.removeAll()
         transient.removeAll(keepingCapacity: true)
         createdInTransaction.removeAll(keepingCapacity: true)
         selfDestructed.removeAll(keepingCapacity: true)
@@ -282,7 +283,7 @@ public struct JournaledState: Host {
     // MARK: Host: access sets
 
     public mutating func warmAccount(_ address: Address) -> Bool {
-        guard warmAccounts.insert(address).inserted else { return false }
+        guard warmAccounts.insert(address) else { return false }
         journal.append(.warmAccount(address))
         return true
     }
@@ -329,7 +330,7 @@ public struct JournaledState: Host {
     // MARK: Transaction-level helpers (used by the executor)
 
     /// Marks an account warm without journaling (the transaction's initial access list).
-    public mutating func prewarm(_ address: Address) { warmAccounts.insert(address) }
+    public mutating func prewarm(_ address: Address) { _ = warmAccounts.insert(address) }
 
     /// Marks a slot warm without journaling (the transaction's initial access list).
     public mutating func prewarm(_ address: Address, _ key: UInt256) {
