@@ -166,10 +166,13 @@ struct EVMRunCommand: ParsableCommand {
         if output.json {
             Output.json(report)
         } else {
+            // Milliseconds, or microseconds for calls shorter than one.
+            let (scale, unit) = times[times.count / 2] < 1 ? (1_000.0, "us") : (1.0, "ms")
+            func time(_ milliseconds: Double) -> String { String(format: "%.3f ", milliseconds * scale) + unit }
             print(
-                String(
-                    format: "%d runs, gas used %lld, min %.3f ms, median %.3f ms, min CPU %.3f ms, %.1f Mgas/s (at min), ",
-                    runs, gasUsed, best, report.medianMilliseconds, cpuTimes[0], report.mgasPerSecond) + report.status)
+                "\(runs) runs, gas used \(gasUsed), min \(time(best)), median \(time(report.medianMilliseconds)), "
+                    + "min CPU \(time(cpuTimes[0])), " + String(format: "%.1f", report.mgasPerSecond)
+                    + " Mgas/s (at min), \(report.status)")
         }
     }
 
