@@ -125,9 +125,18 @@ public struct JournaledState: Host {
 
     public func codeSize(at address: Address) -> Int { state.accounts[address]?.code.count ?? 0 }
 
-    public mutating func hasStorage(_ address: Address) -> Bool {
-        flushStorage()
-        return !(state.accounts[address]?.storage.isEmpty ?? true)
+    public func hasStorage(_ address: Address) -> Bool {
+        let stored = state.accounts[address]?.storage ?? [:]
+        // Slots written in this transaction and not yet flushed change the count.
+        var count = stored.count
+        for index in slots.dirtyIndexes {
+            let entry = slots[index]
+            guard entry.address == address else { continue }
+            let before = stored[entry.key] != nil
+            let after = !entry.current.isZero
+            if before != after { count += after ? 1 : -1 }
+        }
+        return count > 0
     }
 
     /// Creates the account if it does not exist (journaled).
@@ -213,12 +222,14 @@ public struct JournaledState: Host {
         slots.index(address, key) { state.accounts[address]?.storage[key] ?? .zero }.index
     }
 
-    public mutating func storage(_ address: Address, _ key: UInt256) -> UInt256 {
-        slots[slotIndex(address, key)].current
+    public func storage(_ address: Address, _ key: UInt256) -> UInt256 {
+        if let index = slots.find(address, key) { return slots[index].current }
+        return state.accounts[address]?.storage[key] ?? .zero
     }
 
-    public mutating func originalStorage(_ address: Address, _ key: UInt256) -> UInt256 {
-        slots[slotIndex(address, key)].original
+    public func originalStorage(_ address: Address, _ key: UInt256) -> UInt256 {
+        if let index = slots.find(address, key) { return slots[index].original }
+        return state.accounts[address]?.storage[key] ?? .zero  // untouched: still its original value
     }
 
     public mutating func setStorage(_ address: Address, _ key: UInt256, _ value: UInt256) {
