@@ -2,14 +2,19 @@
 # `make bench`: the package-benchmark suite (release build) and, in the same run, the reference figures
 # they are compared with:
 #   - OpenSSL's SHA3-256 on the same Keccak-f[1600] permutation (for the Keccak benchmarks);
-#   - SnailTracer (../shared/bench/README.md) on carchain's EVM (`carchain evm run --bench`, release) and on
-#     py-evm (tools/bench-pyevm-snailtracer.py, project venv), with the ratio;
+#   - revm (tools/bench-revm.py: revm 8 through pyrevm 0.3.7, project venv) on the EVM benchmarks that
+#     package-benchmark runs on carchain's EVM (SnailTracer, analysis, BurntPix, CALL-heavy): both figures,
+#     min and median, the ratio and the gas each used (EVMBenchmarks.swift writes its per-call samples to
+#     CARCHAIN_BENCH_RESULTS, and tools/bench-compare.py prints the table);
+#   - SnailTracer on carchain's EVM (`carchain evm run --bench`) next to py-evm, the slow reference
+#     (tools/bench-pyevm-snailtracer.py);
 #   - the CarChain rentCar transaction on the executor, in µs (package-benchmark, "EVM CarChain rentCar");
 #   - c-kzg-4844's verify_kzg_proof (tools/bench-ckzg.py) next to the KZG point evaluation and BLS12-381
 #     pairing benchmarks;
 #   - OpenSSL's ECDSA P-256 verification (openssl speed) next to the P256VERIFY benchmark.
-# Usage: tools/bench.sh [FILTER-REGEX]   e.g. tools/bench.sh 'Keccak.*'   (the SnailTracer comparison runs
-# when the filter is the default or matches "SnailTracer"; SNAIL_RUNS=N sets carchain's repetitions.)
+# Usage: tools/bench.sh [FILTER-REGEX]   e.g. tools/bench.sh 'EVM.*'   (the revm comparison runs when the
+# filter is the default or matches "EVM"; the py-evm one when it matches "SnailTracer"; SNAIL_RUNS=N sets
+# carchain's repetitions there, REVM_RUNS=N revm's.)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 filter="${1:-.*}"
@@ -81,6 +86,24 @@ if [ "$filter" = ".*" ] || [[ "P256VERIFY" =~ $filter ]]; then
     /ecdsa \(nistp256\)/ { printf "    openssl ECDSA P-256 verify: %.1f us per verification (%s verify/s)\n", 1e6/$NF, $NF }'
 fi
 
+compare_revm=0
+if [ "$filter" = ".*" ] || [[ "EVM" =~ $filter ]] || [[ "$filter" == EVM* ]]; then compare_revm=1; fi
+results="$(mktemp -d)"
+trap 'rm -rf "$results"' EXIT
+if [ "$compare_revm" = 1 ]; then
+  echo "==> Reference for the EVM benchmarks: revm (pyrevm) on the same calls, same run"
+  if [ -x "$python" ]; then
+    "$python" tools/bench-revm.py --runs "${REVM_RUNS:-20}" --json > "$results/revm.json"
+  else
+    echo "SKIPPED: revm reference (no Python venv; run make venv)"
+  fi
+fi
+
 echo "==> package-benchmark (release)"
-swift package --allow-writing-to-package-directory benchmark --target CarchainBenchmarks \
-  --filter "$filter" --format markdown --no-progress 2>&1 | grep -v '^Build\|^\[' || true
+CARCHAIN_BENCH_RESULTS="$results" swift package --allow-writing-to-package-directory benchmark \
+  --target CarchainBenchmarks --filter "$filter" --format markdown --no-progress 2>&1 | grep -v '^Build\|^\[' || true
+
+if [ "$compare_revm" = 1 ] && [ -f "$results/revm.json" ]; then
+  echo "==> EVM benchmarks: carchain (package-benchmark, in-process) vs revm (pyrevm), same run"
+  python3 tools/bench-compare.py "$results"
+fi

@@ -1,10 +1,12 @@
-// EVM benchmarks: SnailTracer, the ray tracer that EVM implementations use as their standard
-// interpreter benchmark (/work/shared/bench/README.md; runtime code from bluealloy/revm).
+// EVM benchmarks: the standard interpreter benchmarks (SnailTracer, revm's `analysis` and BurntPix; inputs
+// in ../shared/bench, see its README), a CALL-heavy contract (Benchmarks/EVMData/callheavy.json) and the
+// CarChain rentCar transaction on the executor.
 //
-// One iteration installs the code in a fresh in-memory state and calls Benchmark() (selector
-// 0x30627b7c) with 1,000,000,000 gas under Cancun; it must use exactly 165,962,868 gas (py-evm's
-// figure for the same call). Reported: wall time per call and, as a custom metric, Mgas/s.
-// tools/bench-pyevm-snailtracer.py times py-evm on the same call for the ratio.
+// Each iteration runs one message (PrestateCall: caller, callee and precompiles warm, no intrinsic gas) on
+// a fresh copy of the prestate under Cancun, so every run sees the same cold storage, and checks the gas
+// it used. tools/bench-revm.py runs the same calls on revm (pyrevm) and `make bench` (tools/bench.sh)
+// prints both with the ratio. With CARCHAIN_BENCH_RESULTS set to a directory, each benchmark also writes
+// its per-call wall and CPU times there (EVMBenchmarkSamples) for that comparison.
 
 import Benchmark
 import Chain
@@ -15,55 +17,119 @@ import Foundation
 
 func registerEVMBenchmarks() {
     registerCarChainCallBenchmark()
-    registerSnailTracerBenchmark()
+    for spec in EVMBenchmarkSpec.all { registerMessageBenchmark(spec) }
 }
 
-func registerSnailTracerBenchmark() {
-    let path = ProcessInfo.processInfo.environment["CARCHAIN_SHARED_DIR"].map { $0 + "/bench/snailtracer.runtime.hex" }
-        ?? "../shared/bench/snailtracer.runtime.hex"
-    guard let text = try? String(contentsOfFile: path, encoding: .utf8),
-        let code = try? Hex.decode(text.trimmingCharacters(in: .whitespacesAndNewlines))
-    else {
-        print("SKIPPED: EVM SnailTracer benchmark (no \(path); set CARCHAIN_SHARED_DIR)")
+/// One message benchmark: where its prestate comes from and the gas it must use.
+struct EVMBenchmarkSpec {
+    /// The package-benchmark name.
+    var name: String
+    /// The key shared with tools/bench-revm.py and tools/bench.sh.
+    var key: String
+    /// Builds the call, or nil (with the reason) when the input is missing.
+    var load: () -> Result<PrestateCall, BenchmarkInputMissing>
+    /// Gas the message must use (revm agrees: tools/bench-revm.py checks its side).
+    var expectedGas: Int64
+    /// Analyse the code again on every call (an empty code cache), as revm 8 does.
+    var coldCodeCache = false
+    var timeUnits: BenchmarkTimeUnits = .milliseconds
+    var maxIterations = 20
+
+    static let caller = Address(bytes: [UInt8](repeating: 0, count: 19) + [0xca]) ?? .zero
+    static let codeAddress = Address(bytes: [UInt8](repeating: 0, count: 19) + [0xc0]) ?? .zero
+
+    static var all: [EVMBenchmarkSpec] {
+        [
+            EVMBenchmarkSpec(
+                name: "EVM SnailTracer (Cancun)", key: "snailtracer",
+                load: { codeCall("snailtracer.runtime.hex", input: [0x30, 0x62, 0x7b, 0x7c]) },
+                expectedGas: 165_962_868),
+            EVMBenchmarkSpec(
+                name: "EVM analysis (Cancun, code analysed on every call)", key: "analysis",
+                load: { codeCall("analysis.runtime.hex", input: [0x80, 0x35, 0xf0, 0xce]) },
+                expectedGas: 12_685, coldCodeCache: true, timeUnits: .microseconds, maxIterations: 100_000),
+            EVMBenchmarkSpec(
+                name: "EVM analysis (Cancun, analysed code cached)", key: "analysis-cached",
+                load: { codeCall("analysis.runtime.hex", input: [0x80, 0x35, 0xf0, 0xce]) },
+                expectedGas: 12_685, timeUnits: .microseconds, maxIterations: 100_000),
+            // 159,033,567 with the transaction's 21,344 intrinsic gas (../shared/bench/README.md; evmone agrees).
+            EVMBenchmarkSpec(
+                name: "EVM BurntPix (Cancun)", key: "burntpix", load: { prestateCall(sharedBench("burntpix.json")) },
+                expectedGas: 159_012_223),
+            EVMBenchmarkSpec(
+                name: "EVM CALL-heavy, 100,000 calls (Cancun)", key: "callheavy",
+                load: { prestateCall(packageFile("Benchmarks/EVMData/callheavy.json")) }, expectedGas: 18_302_511),
+            // The set-up every iteration pays (fresh state, interpreter, frame): the baseline for the
+            // malloc counts of the others, which shows the interpreter loop allocates nothing.
+            EVMBenchmarkSpec(
+                name: "EVM STOP call (set-up only, Cancun)", key: "stop",
+                load: { .success(PrestateCall(state: WorldState(accounts: [codeAddress: Account(code: [0x00])]),
+                                              caller: caller, to: codeAddress, gas: 1_000_000, fork: .cancun)) },
+                expectedGas: 0, timeUnits: .microseconds, maxIterations: 100_000),
+        ]
+    }
+
+    static func sharedBench(_ file: String) -> String {
+        (ProcessInfo.processInfo.environment["CARCHAIN_SHARED_DIR"] ?? "../shared") + "/bench/" + file
+    }
+
+    static func packageFile(_ path: String) -> String {
+        // This file is Benchmarks/CarchainBenchmarks/EVMBenchmarks.swift in the package.
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent(path).path
+    }
+
+    static func codeCall(_ file: String, input: [UInt8]) -> Result<PrestateCall, BenchmarkInputMissing> {
+        let path = sharedBench(file)
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8),
+            let code = try? Hex.decode(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        else { return .failure(BenchmarkInputMissing(path: path)) }
+        let state = WorldState(accounts: [codeAddress: Account(code: code), caller: Account()])
+        return .success(PrestateCall(state: state, caller: caller, to: codeAddress, input: input, gas: 1_000_000_000, fork: .cancun))
+    }
+
+    static func prestateCall(_ path: String) -> Result<PrestateCall, BenchmarkInputMissing> {
+        guard let data = FileManager.default.contents(atPath: path), let file = try? PrestateFile(json: Array(data)),
+            let to = file.to, let gas = file.gas, gas <= UInt64(Int64.max)
+        else { return .failure(BenchmarkInputMissing(path: path)) }
+        return .success(
+            PrestateCall(state: file.state, caller: caller, to: to, input: file.input ?? [], gas: Int64(gas), fork: .cancun))
+    }
+}
+
+struct BenchmarkInputMissing: Error {
+    var path: String
+}
+
+func registerMessageBenchmark(_ spec: EVMBenchmarkSpec) {
+    let call: PrestateCall
+    switch spec.load() {
+    case .success(let loaded): call = loaded
+    case .failure(let missing):
+        print("SKIPPED: \(spec.name) (no readable \(missing.path); set CARCHAIN_SHARED_DIR)")
         return
     }
-    let expectedGas: Int64 = 165_962_868
-    let gasLimit: Int64 = 1_000_000_000
-    let contract = Address(bytes: [UInt8](repeating: 0, count: 19) + [0xc0]) ?? .zero
-    let caller = Address(bytes: [UInt8](repeating: 0, count: 19) + [0xca]) ?? .zero
-    let state = WorldState(accounts: [contract: Account(code: code), caller: Account()])
-    let rules = ForkRules(.cancun)
-    let block = BlockEnvironment(number: 1, timestamp: 1, gasLimit: 30_000_000)
-    let environment = TransactionEnvironment(origin: caller)
-    let buffers = ExecutionBuffers()
-
-    func call() -> ExecutionResult {
-        var host = JournaledState(state: state)
-        host.prewarm(caller)
-        host.prewarm(contract)
-        var interpreter = Interpreter(host: host, rules: rules, block: block, transaction: environment, buffers: buffers)
-        return interpreter.execute(.call(from: caller, to: contract, input: [0x30, 0x62, 0x7b, 0x7c], gas: gasLimit))
-    }
-
+    let mgas = BenchmarkMetric.custom("Mgas/s", polarity: .prefersLarger, useScalingFactor: false)
     let configuration = Benchmark.Configuration(
-        metrics: [.wallClock, .mallocCountTotal, .custom("Mgas/s", polarity: .prefersLarger, useScalingFactor: false)],
-        timeUnits: .milliseconds,
-        warmupIterations: 1,
-        maxDuration: .seconds(10),
-        maxIterations: 20
-    )
-    Benchmark("EVM SnailTracer (Cancun)", configuration: configuration) { benchmark in
+        metrics: [.wallClock, .cpuTotal, .mallocCountTotal, mgas], timeUnits: spec.timeUnits, warmupIterations: 1,
+        maxDuration: .seconds(spec.maxIterations > 100 ? 3 : 10), maxIterations: spec.maxIterations)
+    let buffers = ExecutionBuffers()
+    let samples = EVMBenchmarkSamples(key: spec.key)
+    Benchmark(spec.name, configuration: configuration) { benchmark in
         for _ in benchmark.scaledIterations {
+            if spec.coldCodeCache { buffers.removeAnalyzedCode() }
+            let cpuStart = EVMBenchmarkSamples.threadCPUNanoseconds()
             let start = DispatchTime.now().uptimeNanoseconds
-            let result = call()
+            let result = call.run(buffers: buffers)
             let nanoseconds = DispatchTime.now().uptimeNanoseconds - start
-            let used = gasLimit - result.gasLeft
-            guard result.isSuccess, used == expectedGas else {
-                benchmark.error("SnailTracer used \(used) gas (status \(result.status)), expected \(expectedGas)")
+            let cpu = EVMBenchmarkSamples.threadCPUNanoseconds() - cpuStart
+            let used = call.gasUsed(result)
+            guard result.isSuccess, used == spec.expectedGas else {
+                benchmark.error("\(spec.key) used \(used) gas (status \(result.status)), expected \(spec.expectedGas)")
                 return
             }
-            benchmark.measurement(.custom("Mgas/s", polarity: .prefersLarger, useScalingFactor: false),
-                Int(Double(used) / Double(nanoseconds) * 1_000))
+            if used > 0 { benchmark.measurement(mgas, Int(Double(used) / Double(nanoseconds) * 1_000)) }
+            samples.record(wall: nanoseconds, cpu: cpu, gas: used)
             blackHole(result)
         }
     }
@@ -96,18 +162,21 @@ func registerCarChainCallBenchmark() {
     let transaction = ExecutableTransaction(signed, sender: sender)
     let start = prepared
     let buffers = ExecutionBuffers()
+    let samples = EVMBenchmarkSamples(key: "rentcar")
     let configuration = Benchmark.Configuration(
         metrics: [.wallClock, .mallocCountTotal], timeUnits: .microseconds, warmupIterations: 10, maxDuration: .seconds(3),
         maxIterations: 100_000)
     Benchmark("EVM CarChain rentCar transaction (executor, Cancun)", configuration: configuration) { benchmark in
         for _ in benchmark.scaledIterations {
             var state = start
+            let clock = DispatchTime.now().uptimeNanoseconds
             guard let outcome = try? TransactionExecutor.execute(transaction, state: &state, block: block, fork: .cancun, buffers: buffers),
                 outcome.isSuccess, outcome.logs.count == 1
             else {
                 benchmark.error("rentCar did not succeed with one log")
                 return
             }
+            samples.record(wall: DispatchTime.now().uptimeNanoseconds - clock, cpu: 0, gas: Int64(outcome.gasUsed))
             blackHole(outcome)
         }
     }

@@ -61,6 +61,15 @@ public protocol Host {
     mutating func originalStorage(_ address: Address, _ key: UInt256) -> UInt256
     /// Writes a storage slot.
     mutating func setStorage(_ address: Address, _ key: UInt256, _ value: UInt256)
+    /// SLOAD's access: the slot's current value and, when `warm` (EIP-2929 in force), whether this
+    /// was the transaction's first access to it (marking it warm). One call, so a host can answer
+    /// both from one lookup.
+    mutating func loadSlot(_ address: Address, _ key: UInt256, warm: Bool) -> (value: UInt256, wasCold: Bool)
+    /// SSTORE's access: the slot's current and original values and, when `warm`, whether it was cold
+    /// (marking it warm).
+    mutating func slotForWrite(
+        _ address: Address, _ key: UInt256, warm: Bool
+    ) -> (current: UInt256, original: UInt256, wasCold: Bool)
     /// The value of a transient storage slot (EIP-1153).
     mutating func transientStorage(_ address: Address, _ key: UInt256) -> UInt256
     /// Writes a transient storage slot (EIP-1153).
@@ -83,6 +92,22 @@ public protocol Host {
     mutating func revert(to checkpoint: Int)
     /// The hash of block `number` (only called for the 256 most recent blocks).
     mutating func blockHash(_ number: UInt64) -> Bytes32
+}
+
+extension Host {
+    /// ``warmSlot(_:_:)`` then ``storage(_:_:)``.
+    public mutating func loadSlot(_ address: Address, _ key: UInt256, warm: Bool) -> (value: UInt256, wasCold: Bool) {
+        let wasCold = warm && warmSlot(address, key)
+        return (storage(address, key), wasCold)
+    }
+
+    /// ``warmSlot(_:_:)``, ``storage(_:_:)`` and ``originalStorage(_:_:)``.
+    public mutating func slotForWrite(
+        _ address: Address, _ key: UInt256, warm: Bool
+    ) -> (current: UInt256, original: UInt256, wasCold: Bool) {
+        let wasCold = warm && warmSlot(address, key)
+        return (storage(address, key), originalStorage(address, key), wasCold)
+    }
 }
 
 /// A log entry emitted by LOG0–LOG4.

@@ -6,11 +6,15 @@ import EthereumPrimitives
 /// storage, original storage values for EIP-2200, accounts created for EIP-6780, self-destructs,
 /// logs). It is the interpreter's ``Host``.
 ///
-/// Changes are written straight into ``state``; each one appends an undo entry to the journal, and
-/// ``revert(to:)`` replays entries backwards. ``finalize(rules:)`` ends the transaction: it deletes
-/// self-destructed accounts and (EIP-161) touched empty accounts and clears the transaction's sets.
+/// Changes are written straight into ``state``, except storage: SSTORE writes go to the slot cache
+/// (``SlotCache``) and reach ``state`` when ``flushStorage()`` runs (``finalize(rules:)``, and
+/// before anything that reads an account's whole storage). Each change appends an undo entry to the
+/// journal, and ``revert(to:)`` replays entries backwards. ``finalize(rules:)`` ends the transaction:
+/// it deletes self-destructed accounts and (EIP-161) touched empty accounts and clears the
+/// transaction's sets.
 public struct JournaledState: Host {
-    /// The current state, including uncommitted changes of the running transaction.
+    /// The current state, including uncommitted changes of the running transaction (storage written
+    /// in the running transaction only after ``flushStorage()``; between transactions it is complete).
     public var state: WorldState
     /// Logs emitted so far in the transaction.
     public private(set) var logs: [Log] = []
@@ -18,9 +22,10 @@ public struct JournaledState: Host {
     public var blockHashes: @Sendable (UInt64) -> Bytes32
 
     @usableFromInline var journal: [JournalEntry] = []
-    @usableFromInline var originalValues: [StorageSlot: UInt256] = [:]
-    @usableFromInline var warmAccounts: Set<Address> = []
-    @usableFromInline var warmSlots: Set<StorageSlot> = []
+    /// The slots the transaction touched: current and original values, warm flags (EIP-2929).
+    var slots = SlotCache()
+    /// The accessed accounts (EIP-2929).
+    var warmAccounts = WarmAddresses()
     @usableFromInline var transient: [StorageSlot: UInt256] = [:]
     @usableFromInline var createdInTransaction: Set<Address> = []
     @usableFromInline var selfDestructed: Set<Address> = []
@@ -43,6 +48,7 @@ public struct JournaledState: Host {
     /// Ends the transaction: removes self-destructed accounts and, when `rules` has EIP-161, every
     /// empty account the transaction touched; then forgets the journal and the transaction's sets.
     public mutating func finalize(rules: ForkRules) {
+        flushStorage()
         if recordsChanges { recordChanges() }
         for address in selfDestructed { state.accounts[address] = nil }
         if rules.emptyAccountsAreDead {
@@ -57,9 +63,8 @@ public struct JournaledState: Host {
             }
         }
         journal.removeAll(keepingCapacity: true)
-        originalValues.removeAll(keepingCapacity: true)
-        warmAccounts.removeAll(keepingCapacity: true)
-        warmSlots.removeAll(keepingCapacity: true)
+        slots.removeAll()
+        warmAccounts.removeAll()
         transient.removeAll(keepingCapacity: true)
         createdInTransaction.removeAll(keepingCapacity: true)
         selfDestructed.removeAll(keepingCapacity: true)
@@ -120,7 +125,19 @@ public struct JournaledState: Host {
 
     public func codeSize(at address: Address) -> Int { state.accounts[address]?.code.count ?? 0 }
 
-    public func hasStorage(_ address: Address) -> Bool { !(state.accounts[address]?.storage.isEmpty ?? true) }
+    public func hasStorage(_ address: Address) -> Bool {
+        let stored = state.accounts[address]?.storage ?? [:]
+        // Slots written in this transaction and not yet flushed change the count.
+        var count = stored.count
+        for index in slots.dirtyIndexes {
+            let entry = slots[index]
+            guard entry.address == address else { continue }
+            let before = stored[entry.key] != nil
+            let after = !entry.current.isZero
+            if before != after { count += after ? 1 : -1 }
+        }
+        return count > 0
+    }
 
     /// Creates the account if it does not exist (journaled).
     @inlinable
@@ -164,9 +181,11 @@ public struct JournaledState: Host {
     }
 
     public mutating func createContractAccount(_ address: Address) {
+        flushStorage()
         if let old = state.accounts[address] {
             journal.append(.replaced(address, old))
             state.accounts[address] = Account(nonce: 0, balance: old.balance)
+            slots.reload(address, from: [:])
         } else {
             state.accounts[address] = Account()
             journal.append(.created(address))
@@ -197,21 +216,69 @@ public struct JournaledState: Host {
 
     // MARK: Host: storage
 
+    /// The slot's entry in ``slots``, read from the world state on the transaction's first access.
+    @inline(__always)
+    mutating func slotIndex(_ address: Address, _ key: UInt256) -> Int {
+        slots.index(address, key) { state.accounts[address]?.storage[key] ?? .zero }.index
+    }
+
     public func storage(_ address: Address, _ key: UInt256) -> UInt256 {
-        state.accounts[address]?.storage[key] ?? .zero
+        if let index = slots.find(address, key) { return slots[index].current }
+        return state.accounts[address]?.storage[key] ?? .zero
     }
 
     public func originalStorage(_ address: Address, _ key: UInt256) -> UInt256 {
-        originalValues[StorageSlot(address: address, key: key)] ?? storage(address, key)
+        if let index = slots.find(address, key) { return slots[index].original }
+        return state.accounts[address]?.storage[key] ?? .zero  // untouched: still its original value
     }
 
     public mutating func setStorage(_ address: Address, _ key: UInt256, _ value: UInt256) {
         ensureAccount(address)
-        let old = state.accounts[address]?.storage[key] ?? .zero
-        let slot = StorageSlot(address: address, key: key)
-        if originalValues[slot] == nil { originalValues[slot] = old }
-        journal.append(.storage(address, key, old))
-        state.accounts[address]?.storage[key] = value.isZero ? nil : value
+        let index = slotIndex(address, key)
+        journal.append(.storage(address, key, slots[index].current))
+        slots.write(index, value)
+    }
+
+    /// Writes the storage the running transaction changed into ``state`` (one update per account).
+    public mutating func flushStorage() {
+        guard !slots.dirtyIndexes.isEmpty else { return }
+        var held: (address: Address, account: Account)?
+        for index in slots.dirtyIndexes {
+            let entry = slots[index]
+            let address = entry.address
+            if held?.address != address {
+                if let (heldAddress, account) = held { state.accounts[heldAddress] = account }
+                // Moved out of the dictionary, so the account's storage is uniquely referenced.
+                held = state.accounts.removeValue(forKey: address).map { (address, $0) }
+            }
+            held?.account.storage[entry.key] = entry.current.isZero ? nil : entry.current
+        }
+        if let (heldAddress, account) = held { state.accounts[heldAddress] = account }
+        slots.markClean()
+    }
+
+    public mutating func loadSlot(_ address: Address, _ key: UInt256, warm: Bool) -> (value: UInt256, wasCold: Bool) {
+        let index = slotIndex(address, key)
+        let wasCold = warm && markWarm(index, address, key)
+        return (slots[index].current, wasCold)
+    }
+
+    public mutating func slotForWrite(
+        _ address: Address, _ key: UInt256, warm: Bool
+    ) -> (current: UInt256, original: UInt256, wasCold: Bool) {
+        let index = slotIndex(address, key)
+        let wasCold = warm && markWarm(index, address, key)
+        let entry = slots[index]
+        return (entry.current, entry.original, wasCold)
+    }
+
+    /// Marks the slot at `index` warm (journaled); true when it was cold.
+    @inline(__always)
+    mutating func markWarm(_ index: Int, _ address: Address, _ key: UInt256) -> Bool {
+        if slots[index].warm { return false }
+        slots[index].warm = true
+        journal.append(.warmSlot(StorageSlot(address: address, key: key)))
+        return true
     }
 
     public func transientStorage(_ address: Address, _ key: UInt256) -> UInt256 {
@@ -227,16 +294,13 @@ public struct JournaledState: Host {
     // MARK: Host: access sets
 
     public mutating func warmAccount(_ address: Address) -> Bool {
-        guard warmAccounts.insert(address).inserted else { return false }
+        guard warmAccounts.insert(address) else { return false }
         journal.append(.warmAccount(address))
         return true
     }
 
     public mutating func warmSlot(_ address: Address, _ key: UInt256) -> Bool {
-        let slot = StorageSlot(address: address, key: key)
-        guard warmSlots.insert(slot).inserted else { return false }
-        journal.append(.warmSlot(slot))
-        return true
+        markWarm(slotIndex(address, key), address, key)
     }
 
     // MARK: Host: logs, journal, chain
@@ -252,14 +316,18 @@ public struct JournaledState: Host {
         while journal.count > checkpoint {
             switch journal.removeLast() {
             case .created(let address): state.accounts[address] = nil
-            case .replaced(let address, let account): state.accounts[address] = account
+            case .replaced(let address, let account):
+                state.accounts[address] = account
+                slots.reload(address, from: account.storage)
             case .balance(let address, let old): state.accounts[address]?.balance = old
             case .nonce(let address, let old): state.accounts[address]?.nonce = old
             case .code(let address, let code, let hash): state.accounts[address]?.restoreCode(code, hash: hash)
-            case .storage(let address, let key, let old): state.accounts[address]?.storage[key] = old.isZero ? nil : old
+            case .storage(let address, let key, let old):
+                if let index = slots.find(address, key) { slots.write(index, old) }
             case .transient(let slot, let old): transient[slot] = old.isZero ? nil : old
             case .warmAccount(let address): warmAccounts.remove(address)
-            case .warmSlot(let slot): warmSlots.remove(slot)
+            case .warmSlot(let slot):
+                if let index = slots.find(slot.address, slot.key) { slots[index].warm = false }
             case .touched: break
             case .createdInTransaction(let address): createdInTransaction.remove(address)
             case .selfDestructed(let address): selfDestructed.remove(address)
@@ -273,11 +341,11 @@ public struct JournaledState: Host {
     // MARK: Transaction-level helpers (used by the executor)
 
     /// Marks an account warm without journaling (the transaction's initial access list).
-    public mutating func prewarm(_ address: Address) { warmAccounts.insert(address) }
+    public mutating func prewarm(_ address: Address) { _ = warmAccounts.insert(address) }
 
     /// Marks a slot warm without journaling (the transaction's initial access list).
     public mutating func prewarm(_ address: Address, _ key: UInt256) {
-        warmSlots.insert(StorageSlot(address: address, key: key))
+        slots[slotIndex(address, key)].warm = true
     }
 }
 

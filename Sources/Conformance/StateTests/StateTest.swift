@@ -104,22 +104,8 @@ extension StateTest {
             random: try Field.optionalBytes32(env, "currentRandom"),
             excessBlobGas: try Field.uint64(env, "currentExcessBlobGas"))
 
-        var accounts: [Address: Account] = [:]
-        guard let preMembers = json["pre"]?.objectValue else { throw StateTestFormatError("missing pre") }
-        for (key, account) in preMembers {
-            let address = try Field.parseAddress(key, "pre")
-            var storage: [UInt256: UInt256] = [:]
-            for (slot, value) in account["storage"]?.objectValue ?? [] {
-                storage[try Field.parseUInt256(slot, "storage key")] = try Field.parseUInt256(
-                    value.stringValue ?? "", "storage value")
-            }
-            accounts[address] = Account(
-                nonce: try Field.uint64(account, "nonce") ?? 0,
-                balance: try Field.uint256(account, "balance") ?? .zero,
-                code: try Field.bytes(account, "code"),
-                storage: storage)
-        }
-        pre = WorldState(accounts: accounts)
+        guard let preJSON = json["pre"], preJSON.objectValue != nil else { throw StateTestFormatError("missing pre") }
+        do { pre = try Prestate.accounts(from: preJSON) } catch { throw StateTestFormatError("pre: \(error.description)") }
 
         let tx = try Field.object(json, "transaction")
         let toText = tx["to"]?.stringValue ?? ""

@@ -1,31 +1,45 @@
 import EthereumPrimitives
 
-/// What the interpreter loop checks before every instruction, for one opcode in one fork: its
-/// static gas and the stack sizes it may run at. Undefined opcodes get an unsatisfiable stack
-/// bound, so the loop needs a single range check for "undefined", "underflow" and "overflow".
+/// What the interpreter loop checks before running one operation in one fork, packed in 8 bytes: the
+/// static gas and the stack sizes the instruction may start at. Operations the fork does not define get
+/// an unsatisfiable stack bound, so a single unsigned compare covers "undefined", "underflow" and
+/// "overflow".
 public struct InstructionCost: Sendable, Equatable {
-    /// Gas charged before the instruction runs.
-    public var staticGas: Int64
+    /// Gas charged before the instruction runs (at most 32,000: CREATE).
+    public let staticGas: UInt16
     /// The fewest stack items the instruction may start with (its inputs).
-    public var minStack: Int32
+    public let minStack: UInt16
     /// The most stack items it may start with without overflowing 1024 after it runs.
-    public var maxStack: Int32
+    public let maxStack: UInt16
+    /// `maxStack − minStack`: the loop checks `size − minStack ≤ stackSpan` as one unsigned compare.
+    @usableFromInline let stackSpan: UInt16
 
     /// Creates an entry.
-    public init(staticGas: Int64, minStack: Int32, maxStack: Int32) {
+    public init(staticGas: UInt16, minStack: UInt16, maxStack: UInt16) {
         self.staticGas = staticGas
         self.minStack = minStack
         self.maxStack = maxStack
+        stackSpan = maxStack &- minStack
     }
 
-    /// True when the opcode is defined and executable in the table's fork.
+    /// The entry of an operation the fork does not define: no stack size passes its check.
+    public static let undefined = InstructionCost(staticGas: 0, minStack: .max, maxStack: 0)
+
+    /// True when the operation is defined and executable in the table's fork.
     @inlinable
     public var isDefined: Bool { minStack <= maxStack }
+
+    /// True when an instruction may start with `size` stack items.
+    @inlinable @inline(__always)
+    func admits(stackSize size: Int) -> Bool {
+        UInt(bitPattern: size &- Int(minStack)) <= UInt(stackSpan)
+    }
 }
 
-/// The per-fork table the interpreter loop indexes by opcode byte.
+/// The per-fork table the interpreter loop indexes by ``Operation`` (the analysed code holds each
+/// opcode's operation), derived from ``Opcodes/definitions``.
 public struct InstructionTable: Sendable {
-    /// 256 entries, one per opcode byte.
+    /// One entry per ``Operation``, indexed by its raw value.
     public let entries: [InstructionCost]
     /// The fork the table was built for.
     public let fork: Hardfork
@@ -33,22 +47,25 @@ public struct InstructionTable: Sendable {
     /// The maximum stack depth (Yellow Paper: 1024 items).
     public static let stackLimit = 1024
 
-    /// Builds the table for `fork` from the opcode metadata and the static gas schedule.
+    /// Builds the table for `fork` from the opcode definitions.
     public init(fork: Hardfork) {
         self.fork = fork
-        let gas = StaticGas.table(for: fork)
-        var entries = [InstructionCost](repeating: InstructionCost(staticGas: 0, minStack: 1, maxStack: 0), count: 256)
-        for op in 0..<256 {
-            // 0xFE (INVALID, EIP-141) is named but never executable.
-            guard op != 0xfe, let info = Opcodes.table[op], info.isDefined(in: fork) else { continue }
-            let growth = info.stackOutputs - info.stackInputs
-            entries[op] = InstructionCost(
-                staticGas: gas[op],
-                minStack: Int32(info.stackInputs),
-                maxStack: Int32(Self.stackLimit - max(0, growth))
+        var entries = [InstructionCost](repeating: .undefined, count: Operation.allCases.count)
+        for definition in Opcodes.definitions where definition.isExecutable {
+            guard let gas = definition.staticGas(in: fork) else { continue }
+            let growth = definition.stackOutputs - definition.stackInputs
+            entries[Int(definition.operation.rawValue)] = InstructionCost(
+                staticGas: UInt16(gas),
+                minStack: UInt16(definition.stackInputs),
+                maxStack: UInt16(Self.stackLimit - max(0, growth))
             )
         }
         self.entries = entries
+    }
+
+    /// The entry of opcode byte `opcode` (``InstructionCost/undefined`` for a byte no fork defines).
+    public subscript(opcode opcode: UInt8) -> InstructionCost {
+        entries[Int(Opcodes.operationByByte[Int(opcode)].rawValue)]
     }
 
     /// The table for each fork, built once.

@@ -6,94 +6,94 @@ import EthereumPrimitives
 extension Interpreter {
     /// ADD: a + b mod 2^256.
     @inlinable @inline(__always)
-    func opAdd(_ f: inout Frame) -> Status {
-        let a = f.pop()
-        f.top.pointee = a &+ f.top.pointee
+    func opAdd(_ r: inout Registers, _ f: inout Frame) -> Status {
+        let a = r.pop()
+        r.top.pointee = a &+ r.top.pointee
         return .running
     }
 
     /// MUL: a × b mod 2^256.
     @inlinable @inline(__always)
-    func opMul(_ f: inout Frame) -> Status {
-        let a = f.pop()
-        f.top.pointee = a &* f.top.pointee
+    func opMul(_ r: inout Registers, _ f: inout Frame) -> Status {
+        let a = r.pop()
+        r.top.pointee = a &* r.top.pointee
         return .running
     }
 
     /// SUB: a − b mod 2^256.
     @inlinable @inline(__always)
-    func opSub(_ f: inout Frame) -> Status {
-        let a = f.pop()
-        f.top.pointee = a &- f.top.pointee
+    func opSub(_ r: inout Registers, _ f: inout Frame) -> Status {
+        let a = r.pop()
+        r.top.pointee = a &- r.top.pointee
         return .running
     }
 
     /// DIV: a / b, 0 when b = 0.
     @inlinable @inline(__always)
-    func opDiv(_ f: inout Frame) -> Status {
-        let a = f.pop()
-        f.top.pointee = a.evmDiv(f.top.pointee)
+    func opDiv(_ r: inout Registers, _ f: inout Frame) -> Status {
+        let a = r.pop()
+        r.top.pointee = a.evmDiv(r.top.pointee)
         return .running
     }
 
     /// SDIV: signed division, 0 when b = 0.
     @inlinable @inline(__always)
-    func opSdiv(_ f: inout Frame) -> Status {
-        let a = f.pop()
-        f.top.pointee = a.sdiv(f.top.pointee)
+    func opSdiv(_ r: inout Registers, _ f: inout Frame) -> Status {
+        let a = r.pop()
+        r.top.pointee = a.sdiv(r.top.pointee)
         return .running
     }
 
     /// MOD: a mod b, 0 when b = 0.
     @inlinable @inline(__always)
-    func opMod(_ f: inout Frame) -> Status {
-        let a = f.pop()
-        f.top.pointee = a.evmMod(f.top.pointee)
+    func opMod(_ r: inout Registers, _ f: inout Frame) -> Status {
+        let a = r.pop()
+        r.top.pointee = a.evmMod(r.top.pointee)
         return .running
     }
 
     /// SMOD: signed remainder (sign of a), 0 when b = 0.
     @inlinable @inline(__always)
-    func opSmod(_ f: inout Frame) -> Status {
-        let a = f.pop()
-        f.top.pointee = a.smod(f.top.pointee)
+    func opSmod(_ r: inout Registers, _ f: inout Frame) -> Status {
+        let a = r.pop()
+        r.top.pointee = a.smod(r.top.pointee)
         return .running
     }
 
     /// ADDMOD: (a + b) mod n with an exact intermediate, 0 when n = 0.
     @inlinable @inline(__always)
-    func opAddmod(_ f: inout Frame) -> Status {
-        let a = f.pop()
-        let b = f.pop()
-        f.top.pointee = UInt256.addmod(a, b, f.top.pointee)
+    func opAddmod(_ r: inout Registers, _ f: inout Frame) -> Status {
+        let a = r.pop()
+        let b = r.pop()
+        r.top.pointee = UInt256.addmod(a, b, r.top.pointee)
         return .running
     }
 
     /// MULMOD: (a × b) mod n with an exact intermediate, 0 when n = 0.
     @inlinable @inline(__always)
-    func opMulmod(_ f: inout Frame) -> Status {
-        let a = f.pop()
-        let b = f.pop()
-        f.top.pointee = UInt256.mulmod(a, b, f.top.pointee)
+    func opMulmod(_ r: inout Registers, _ f: inout Frame) -> Status {
+        let a = r.pop()
+        let b = r.pop()
+        r.top.pointee = UInt256.mulmod(a, b, r.top.pointee)
         return .running
     }
 
     /// EXP: a^b mod 2^256; dynamic gas per byte of the exponent (10, then 50 from EIP-160).
     @inlinable @inline(__always)
-    func opExp(_ f: inout Frame) -> Status {
-        let base = f.pop()
-        let exponent = f.top.pointee
+    func opExp(_ r: inout Registers, _ f: inout Frame) -> Status {
+        let base = r.pop()
+        let exponent = r.top.pointee
         let bytes = Int64((exponent.significantBitCount &+ 7) >> 3)
-        guard f.charge(bytes &* rules.expByteCost) else { return .outOfGas }
-        f.top.pointee = base.exp(exponent)
+        guard r.charge(bytes &* rules.expByteCost) else { return .outOfGas }
+        r.top.pointee = base.exp(exponent)
         return .running
     }
 
     /// SIGNEXTEND: extends the sign of byte `b` (0 = least significant) of `x`.
     @inlinable @inline(__always)
-    func opSignextend(_ f: inout Frame) -> Status {
-        let byteIndex = f.pop()
-        f.top.pointee = f.top.pointee.signExtend(byteIndex: byteIndex)
+    func opSignextend(_ r: inout Registers, _ f: inout Frame) -> Status {
+        let byteIndex = r.pop()
+        r.top.pointee = r.top.pointee.signExtend(byteIndex: byteIndex)
         return .running
     }
 }

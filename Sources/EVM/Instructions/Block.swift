@@ -4,83 +4,83 @@ import EthereumPrimitives
 extension Interpreter {
     /// BLOCKHASH: the hash of one of the 256 most recent blocks, else 0.
     @inlinable @inline(__always)
-    mutating func opBlockhash(_ f: inout Frame) -> Status {
-        let requested = f.top.pointee
+    mutating func opBlockhash(_ r: inout Registers, _ f: inout Frame) -> Status {
+        let requested = r.top.pointee
         let current = block.number
         guard requested.fitsInUInt64, requested.low64 < current, current - requested.low64 <= 256 else {
-            f.top.pointee = .zero
+            r.top.pointee = .zero
             return .running
         }
-        f.top.pointee = UInt256(host.blockHash(requested.low64))
+        r.top.pointee = UInt256(host.blockHash(requested.low64))
         return .running
     }
 
     /// COINBASE.
     @inlinable @inline(__always)
-    func opCoinbase(_ f: inout Frame) -> Status {
-        f.push(UInt256(block.coinbase.bytes32))
+    func opCoinbase(_ r: inout Registers, _ f: inout Frame) -> Status {
+        r.push(UInt256(block.coinbase.bytes32))
         return .running
     }
 
     /// TIMESTAMP.
     @inlinable @inline(__always)
-    func opTimestamp(_ f: inout Frame) -> Status {
-        f.push(UInt256(block.timestamp))
+    func opTimestamp(_ r: inout Registers, _ f: inout Frame) -> Status {
+        r.push(UInt256(block.timestamp))
         return .running
     }
 
     /// NUMBER.
     @inlinable @inline(__always)
-    func opNumber(_ f: inout Frame) -> Status {
-        f.push(UInt256(block.number))
+    func opNumber(_ r: inout Registers, _ f: inout Frame) -> Status {
+        r.push(UInt256(block.number))
         return .running
     }
 
     /// DIFFICULTY, or PREVRANDAO from Paris (EIP-4399).
     @inlinable @inline(__always)
-    func opPrevrandao(_ f: inout Frame) -> Status {
-        f.push(rules.prevRandao ? UInt256(block.prevRandao) : block.difficulty)
+    func opPrevrandao(_ r: inout Registers, _ f: inout Frame) -> Status {
+        r.push(rules.prevRandao ? UInt256(block.prevRandao) : block.difficulty)
         return .running
     }
 
     /// GASLIMIT.
     @inlinable @inline(__always)
-    func opGaslimit(_ f: inout Frame) -> Status {
-        f.push(UInt256(block.gasLimit))
+    func opGaslimit(_ r: inout Registers, _ f: inout Frame) -> Status {
+        r.push(UInt256(block.gasLimit))
         return .running
     }
 
     /// CHAINID (EIP-1344).
     @inlinable @inline(__always)
-    func opChainid(_ f: inout Frame) -> Status {
-        f.push(block.chainID)
+    func opChainid(_ r: inout Registers, _ f: inout Frame) -> Status {
+        r.push(block.chainID)
         return .running
     }
 
     /// BASEFEE (EIP-3198).
     @inlinable @inline(__always)
-    func opBasefee(_ f: inout Frame) -> Status {
-        f.push(block.baseFee)
+    func opBasefee(_ r: inout Registers, _ f: inout Frame) -> Status {
+        r.push(block.baseFee)
         return .running
     }
 
     /// BLOBHASH (EIP-4844): the transaction's i-th blob versioned hash, 0 past the end.
     @inlinable @inline(__always)
-    func opBlobhash(_ f: inout Frame) -> Status {
-        let index = f.top.pointee
+    func opBlobhash(_ r: inout Registers, _ f: inout Frame) -> Status {
+        let index = r.top.pointee
         let hashes = transaction.blobHashes
         if index.fitsInUInt64, index.low64 < UInt64(hashes.count) {
-            f.top.pointee = UInt256(hashes[Int(index.low64)])
+            r.top.pointee = UInt256(hashes[Int(index.low64)])
         } else {
-            f.top.pointee = .zero
+            r.top.pointee = .zero
         }
         return .running
     }
 
     /// BLOBBASEFEE (EIP-7516).
     @inlinable @inline(__always)
-    func opBlobbasefee(_ f: inout Frame) -> Status {
-        f.push(block.blobBaseFee)
+    func opBlobbasefee(_ r: inout Registers, _ f: inout Frame) -> Status {
+        r.push(block.blobBaseFee)
         return .running
     }
 }

@@ -13,19 +13,19 @@ extension Interpreter {
     @usableFromInline static var callStipend: Int64 { 2_300 }
 
     /// CALL, CALLCODE, DELEGATECALL or STATICCALL, by `kind`.
-    @inlinable
-    mutating func opCall(_ f: inout Frame, kind: CallKind) -> Status {
-        let requestedGas = f.pop()
-        let target = Address(bytes32: f.pop().bytes32)
-        let value: UInt256 = kind == .call || kind == .callCode ? f.pop() : .zero
-        let inputOffset = f.pop()
-        let inputSize = f.pop()
-        let outputOffset = f.pop()
-        let outputSize = f.pop()
+    @inlinable @inline(__always)
+    mutating func opCall(_ r: inout Registers, _ f: inout Frame, kind: CallKind) -> Status {
+        let requestedGas = r.pop()
+        let target = Address(bytes32: r.pop().bytes32)
+        let value: UInt256 = kind == .call || kind == .callCode ? r.pop() : .zero
+        let inputOffset = r.pop()
+        let inputSize = r.pop()
+        let outputOffset = r.pop()
+        let outputSize = r.pop()
         if kind == .call && f.message.isStatic && !value.isZero { return .staticStateChange }
 
-        guard let (inputStart, inputCount) = f.memoryRange(inputOffset, inputSize),
-            let (outputStart, outputCount) = f.memoryRange(outputOffset, outputSize)
+        guard let (inputStart, inputCount) = f.memoryRange(inputOffset, inputSize, gas: &r.gas),
+            let (outputStart, outputCount) = f.memoryRange(outputOffset, outputSize, gas: &r.gas)
         else { return .outOfGas }
 
         var cost: Int64 = 0
@@ -40,18 +40,18 @@ extension Interpreter {
                 cost += Self.newAccountCost
             }
         }
-        guard f.charge(cost) else { return .outOfGas }
+        guard r.charge(cost) else { return .outOfGas }
 
         var childGas: Int64
         if rules.allButOne64th {
             // EIP-150: at most all but one 64th of what is left.
-            let cap = f.gas - f.gas / 64
+            let cap = r.gas - r.gas / 64
             childGas = requestedGas.fitsInUInt64 && requestedGas.low64 < UInt64(cap) ? Int64(requestedGas.low64) : cap
         } else {
-            guard requestedGas.fitsInUInt64, requestedGas.low64 <= UInt64(f.gas) else { return .outOfGas }
+            guard requestedGas.fitsInUInt64, requestedGas.low64 <= UInt64(r.gas) else { return .outOfGas }
             childGas = Int64(requestedGas.low64)
         }
-        guard f.charge(childGas) else { return .outOfGas }
+        guard r.charge(childGas) else { return .outOfGas }
         if !value.isZero { childGas += Self.callStipend }
 
         let caller: Address

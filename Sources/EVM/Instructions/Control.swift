@@ -4,66 +4,66 @@ import EthereumPrimitives
 extension Interpreter {
     /// STOP.
     @inlinable @inline(__always)
-    func opStop(_ f: inout Frame) -> Status { .stop }
+    func opStop(_ r: inout Registers, _ f: inout Frame) -> Status { .stop }
 
     /// JUMP: to a JUMPDEST (checked against the analysed bitmap).
     @inlinable @inline(__always)
-    func opJump(_ f: inout Frame) -> Status {
-        let destination = f.pop()
+    func opJump(_ r: inout Registers, _ f: inout Frame) -> Status {
+        let destination = r.pop()
         guard destination.fitsInUInt64, destination.low64 < UInt64(Int.max),
             f.code.isJumpDestination(Int(destination.low64))
         else { return .invalidJump }
-        f.pc = Int(destination.low64)
+        r.pc = Int(destination.low64)
         return .running
     }
 
     /// JUMPI: jumps when the condition is non-zero.
     @inlinable @inline(__always)
-    func opJumpi(_ f: inout Frame) -> Status {
-        let destination = f.pop()
-        let condition = f.pop()
+    func opJumpi(_ r: inout Registers, _ f: inout Frame) -> Status {
+        let destination = r.pop()
+        let condition = r.pop()
         if condition.isZero { return .running }
         guard destination.fitsInUInt64, destination.low64 < UInt64(Int.max),
             f.code.isJumpDestination(Int(destination.low64))
         else { return .invalidJump }
-        f.pc = Int(destination.low64)
+        r.pc = Int(destination.low64)
         return .running
     }
 
     /// PC: the position of this instruction.
     @inlinable @inline(__always)
-    func opPc(_ f: inout Frame) -> Status {
-        f.push(UInt256(UInt64(f.pc &- 1)))
+    func opPc(_ r: inout Registers, _ f: inout Frame) -> Status {
+        r.push(UInt256(UInt64(r.pc &- 1)))
         return .running
     }
 
     /// GAS: gas left after this instruction's cost.
     @inlinable @inline(__always)
-    func opGas(_ f: inout Frame) -> Status {
-        f.push(UInt256(UInt64(f.gas)))
+    func opGas(_ r: inout Registers, _ f: inout Frame) -> Status {
+        r.push(UInt256(UInt64(r.gas)))
         return .running
     }
 
     /// JUMPDEST: marks a jump target; does nothing.
     @inlinable @inline(__always)
-    func opJumpdest(_ f: inout Frame) -> Status { .running }
+    func opJumpdest(_ r: inout Registers, _ f: inout Frame) -> Status { .running }
 
     /// RETURN: halts with output from memory.
     @inlinable @inline(__always)
-    func opReturn(_ f: inout Frame) -> Status {
-        let offsetWord = f.pop()
-        let sizeWord = f.pop()
-        guard let (offset, size) = f.memoryRange(offsetWord, sizeWord) else { return .outOfGas }
+    func opReturn(_ r: inout Registers, _ f: inout Frame) -> Status {
+        let offsetWord = r.pop()
+        let sizeWord = r.pop()
+        guard let (offset, size) = f.memoryRange(offsetWord, sizeWord, gas: &r.gas) else { return .outOfGas }
         f.output = f.memoryBytes(offset, size)
         return .returned
     }
 
     /// REVERT (EIP-140): halts, undoing the frame's changes but keeping its gas, with output.
     @inlinable @inline(__always)
-    func opRevert(_ f: inout Frame) -> Status {
-        let offsetWord = f.pop()
-        let sizeWord = f.pop()
-        guard let (offset, size) = f.memoryRange(offsetWord, sizeWord) else { return .outOfGas }
+    func opRevert(_ r: inout Registers, _ f: inout Frame) -> Status {
+        let offsetWord = r.pop()
+        let sizeWord = r.pop()
+        guard let (offset, size) = f.memoryRange(offsetWord, sizeWord, gas: &r.gas) else { return .outOfGas }
         f.output = f.memoryBytes(offset, size)
         return .reverted
     }

@@ -5,53 +5,53 @@ import EthereumPrimitives
 extension Interpreter {
     /// Warms `address` and charges the cold-access surcharge if it was cold (EIP-2929).
     @inlinable @inline(__always)
-    mutating func chargeAccountAccess(_ address: Address, _ f: inout Frame) -> Bool {
-        if rules.accessLists && host.warmAccount(address) { return f.charge(rules.coldAccountSurcharge) }
+    mutating func chargeAccountAccess(_ address: Address, _ r: inout Registers) -> Bool {
+        if rules.accessLists && host.warmAccount(address) { return r.charge(rules.coldAccountSurcharge) }
         return true
     }
 
     /// ADDRESS.
     @inlinable @inline(__always)
-    func opAddress(_ f: inout Frame) -> Status {
-        f.push(UInt256(f.address.bytes32))
+    func opAddress(_ r: inout Registers, _ f: inout Frame) -> Status {
+        r.push(UInt256(f.address.bytes32))
         return .running
     }
 
     /// BALANCE.
     @inlinable @inline(__always)
-    mutating func opBalance(_ f: inout Frame) -> Status {
-        let address = Address(bytes32: f.top.pointee.bytes32)
-        guard chargeAccountAccess(address, &f) else { return .outOfGas }
-        f.top.pointee = host.balance(of: address)
+    mutating func opBalance(_ r: inout Registers, _ f: inout Frame) -> Status {
+        let address = Address(bytes32: r.top.pointee.bytes32)
+        guard chargeAccountAccess(address, &r) else { return .outOfGas }
+        r.top.pointee = host.balance(of: address)
         return .running
     }
 
     /// ORIGIN.
     @inlinable @inline(__always)
-    func opOrigin(_ f: inout Frame) -> Status {
-        f.push(UInt256(transaction.origin.bytes32))
+    func opOrigin(_ r: inout Registers, _ f: inout Frame) -> Status {
+        r.push(UInt256(transaction.origin.bytes32))
         return .running
     }
 
     /// CALLER.
     @inlinable @inline(__always)
-    func opCaller(_ f: inout Frame) -> Status {
-        f.push(UInt256(f.message.caller.bytes32))
+    func opCaller(_ r: inout Registers, _ f: inout Frame) -> Status {
+        r.push(UInt256(f.message.caller.bytes32))
         return .running
     }
 
     /// CALLVALUE.
     @inlinable @inline(__always)
-    func opCallvalue(_ f: inout Frame) -> Status {
-        f.push(f.message.value)
+    func opCallvalue(_ r: inout Registers, _ f: inout Frame) -> Status {
+        r.push(f.message.value)
         return .running
     }
 
     /// CALLDATALOAD: 32 bytes of call data from an offset, zero-padded past the end.
     @inlinable @inline(__always)
-    func opCalldataload(_ f: inout Frame) -> Status {
-        let offsetWord = f.top.pointee
-        f.top.pointee = f.input.withUnsafeBytes { input in
+    func opCalldataload(_ r: inout Registers, _ f: inout Frame) -> Status {
+        let offsetWord = r.top.pointee
+        r.top.pointee = f.input.withUnsafeBytes { input in
             guard offsetWord.fitsInUInt64, offsetWord.low64 < UInt64(input.count), let base = input.baseAddress else {
                 return UInt256.zero
             }
@@ -68,8 +68,8 @@ extension Interpreter {
 
     /// CALLDATASIZE.
     @inlinable @inline(__always)
-    func opCalldatasize(_ f: inout Frame) -> Status {
-        f.push(UInt256(UInt64(f.input.count)))
+    func opCalldatasize(_ r: inout Registers, _ f: inout Frame) -> Status {
+        r.push(UInt256(UInt64(f.input.count)))
         return .running
     }
 
@@ -77,72 +77,72 @@ extension Interpreter {
     /// word, then the copy (zero-padded past the end of the source).
     @inlinable @inline(__always)
     func copyToMemory(
-        _ f: inout Frame, destination: UInt256, sourceOffset: UInt256, size sizeWord: UInt256,
+        _ r: inout Registers, _ f: inout Frame, destination: UInt256, sourceOffset: UInt256, size sizeWord: UInt256,
         from source: UnsafeRawBufferPointer
     ) -> Status {
-        guard let (offset, size) = f.memoryRange(destination, sizeWord) else { return .outOfGas }
-        guard f.charge(Frame.wordCost(size, 3)) else { return .outOfGas }
+        guard let (offset, size) = f.memoryRange(destination, sizeWord, gas: &r.gas) else { return .outOfGas }
+        guard r.charge(Frame.wordCost(size, 3)) else { return .outOfGas }
         f.memory.copy(from: source, sourceOffset: sourceOffset, count: size, to: offset)
         return .running
     }
 
     /// CALLDATACOPY.
     @inlinable @inline(__always)
-    func opCalldatacopy(_ f: inout Frame) -> Status {
-        let destination = f.pop()
-        let offset = f.pop()
-        let size = f.pop()
+    func opCalldatacopy(_ r: inout Registers, _ f: inout Frame) -> Status {
+        let destination = r.pop()
+        let offset = r.pop()
+        let size = r.pop()
         let input = f.input
-        return input.withUnsafeBytes { copyToMemory(&f, destination: destination, sourceOffset: offset, size: size, from: $0) }
+        return input.withUnsafeBytes { copyToMemory(&r, &f, destination: destination, sourceOffset: offset, size: size, from: $0) }
     }
 
     /// CODESIZE.
     @inlinable @inline(__always)
-    func opCodesize(_ f: inout Frame) -> Status {
-        f.push(UInt256(UInt64(f.code.count)))
+    func opCodesize(_ r: inout Registers, _ f: inout Frame) -> Status {
+        r.push(UInt256(UInt64(f.code.count)))
         return .running
     }
 
     /// CODECOPY.
     @inlinable @inline(__always)
-    func opCodecopy(_ f: inout Frame) -> Status {
-        let destination = f.pop()
-        let offset = f.pop()
-        let size = f.pop()
+    func opCodecopy(_ r: inout Registers, _ f: inout Frame) -> Status {
+        let destination = r.pop()
+        let offset = r.pop()
+        let size = r.pop()
         let code = UnsafeRawBufferPointer(start: f.codeBytes, count: f.code.count)
-        return copyToMemory(&f, destination: destination, sourceOffset: offset, size: size, from: code)
+        return copyToMemory(&r, &f, destination: destination, sourceOffset: offset, size: size, from: code)
     }
 
     /// GASPRICE.
     @inlinable @inline(__always)
-    func opGasprice(_ f: inout Frame) -> Status {
-        f.push(transaction.gasPrice)
+    func opGasprice(_ r: inout Registers, _ f: inout Frame) -> Status {
+        r.push(transaction.gasPrice)
         return .running
     }
 
     /// EXTCODESIZE.
     @inlinable @inline(__always)
-    mutating func opExtcodesize(_ f: inout Frame) -> Status {
-        let address = Address(bytes32: f.top.pointee.bytes32)
-        guard chargeAccountAccess(address, &f) else { return .outOfGas }
-        f.top.pointee = UInt256(UInt64(host.codeSize(at: address)))
+    mutating func opExtcodesize(_ r: inout Registers, _ f: inout Frame) -> Status {
+        let address = Address(bytes32: r.top.pointee.bytes32)
+        guard chargeAccountAccess(address, &r) else { return .outOfGas }
+        r.top.pointee = UInt256(UInt64(host.codeSize(at: address)))
         return .running
     }
 
     /// EXTCODECOPY.
     @inlinable @inline(__always)
-    mutating func opExtcodecopy(_ f: inout Frame) -> Status {
-        let address = Address(bytes32: f.pop().bytes32)
-        let destination = f.pop()
-        let offset = f.pop()
-        let size = f.pop()
-        guard chargeAccountAccess(address, &f) else { return .outOfGas }
+    mutating func opExtcodecopy(_ r: inout Registers, _ f: inout Frame) -> Status {
+        let address = Address(bytes32: r.pop().bytes32)
+        let destination = r.pop()
+        let offset = r.pop()
+        let size = r.pop()
+        guard chargeAccountAccess(address, &r) else { return .outOfGas }
         if size.isZero {
             return .running
         }
         // Charge memory and copy gas before reading the code, so a failing copy reads nothing.
-        guard let (memoryOffset, count) = f.memoryRange(destination, size) else { return .outOfGas }
-        guard f.charge(Frame.wordCost(count, 3)) else { return .outOfGas }
+        guard let (memoryOffset, count) = f.memoryRange(destination, size, gas: &r.gas) else { return .outOfGas }
+        guard r.charge(Frame.wordCost(count, 3)) else { return .outOfGas }
         let code = host.code(at: address)
         code.withUnsafeBytes { f.memory.copy(from: $0, sourceOffset: offset, count: count, to: memoryOffset) }
         return .running
@@ -150,36 +150,36 @@ extension Interpreter {
 
     /// RETURNDATASIZE (EIP-211).
     @inlinable @inline(__always)
-    func opReturndatasize(_ f: inout Frame) -> Status {
-        f.push(UInt256(UInt64(f.returnData.count)))
+    func opReturndatasize(_ r: inout Registers, _ f: inout Frame) -> Status {
+        r.push(UInt256(UInt64(f.returnData.count)))
         return .running
     }
 
     /// RETURNDATACOPY (EIP-211): reading past the end of the return data is an exceptional halt.
     @inlinable @inline(__always)
-    func opReturndatacopy(_ f: inout Frame) -> Status {
-        let destination = f.pop()
-        let offset = f.pop()
-        let size = f.pop()
+    func opReturndatacopy(_ r: inout Registers, _ f: inout Frame) -> Status {
+        let destination = r.pop()
+        let offset = r.pop()
+        let size = r.pop()
         let (end, overflow) = offset.addingReportingOverflow(size)
         guard !overflow, end <= UInt256(UInt64(f.returnData.count)) else { return .returnDataOutOfBounds }
         let data = f.returnData
-        return data.withUnsafeBytes { copyToMemory(&f, destination: destination, sourceOffset: offset, size: size, from: $0) }
+        return data.withUnsafeBytes { copyToMemory(&r, &f, destination: destination, sourceOffset: offset, size: size, from: $0) }
     }
 
     /// EXTCODEHASH (EIP-1052): 0 for a dead account, else the code hash.
     @inlinable @inline(__always)
-    mutating func opExtcodehash(_ f: inout Frame) -> Status {
-        let address = Address(bytes32: f.top.pointee.bytes32)
-        guard chargeAccountAccess(address, &f) else { return .outOfGas }
-        f.top.pointee = host.isDeadAccount(address) ? .zero : UInt256(host.codeHash(at: address))
+    mutating func opExtcodehash(_ r: inout Registers, _ f: inout Frame) -> Status {
+        let address = Address(bytes32: r.top.pointee.bytes32)
+        guard chargeAccountAccess(address, &r) else { return .outOfGas }
+        r.top.pointee = host.isDeadAccount(address) ? .zero : UInt256(host.codeHash(at: address))
         return .running
     }
 
     /// SELFBALANCE (EIP-1884).
     @inlinable @inline(__always)
-    mutating func opSelfbalance(_ f: inout Frame) -> Status {
-        f.push(host.balance(of: f.address))
+    mutating func opSelfbalance(_ r: inout Registers, _ f: inout Frame) -> Status {
+        r.push(host.balance(of: f.address))
         return .running
     }
 }

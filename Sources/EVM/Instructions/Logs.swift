@@ -4,15 +4,15 @@ import EthereumPrimitives
 extension Interpreter {
     /// LOGn: appends a log entry with `topics` topics (not allowed in a static context).
     @inlinable @inline(__always)
-    mutating func opLog(_ f: inout Frame, topics count: Int) -> Status {
+    mutating func opLog(_ r: inout Registers, _ f: inout Frame, topics count: Int) -> Status {
         if f.message.isStatic { return .staticStateChange }
-        let offsetWord = f.pop()
-        let sizeWord = f.pop()
+        let offsetWord = r.pop()
+        let sizeWord = r.pop()
         var topics = [Bytes32]()
         topics.reserveCapacity(count)
-        for _ in 0..<count { topics.append(f.pop().bytes32) }
-        guard let (offset, size) = f.memoryRange(offsetWord, sizeWord) else { return .outOfGas }
-        guard f.charge(Int64(size) &* 8) else { return .outOfGas }
+        for _ in 0..<count { topics.append(r.pop().bytes32) }
+        guard let (offset, size) = f.memoryRange(offsetWord, sizeWord, gas: &r.gas) else { return .outOfGas }
+        guard r.charge(Int64(size) &* 8) else { return .outOfGas }
         host.emitLog(Log(address: f.address, topics: topics, data: f.memoryBytes(offset, size)))
         return .running
     }

@@ -4,22 +4,22 @@ import EthereumPrimitives
 extension Interpreter {
     /// SLOAD; from Berlin the first access to a slot pays the cold surcharge (EIP-2929).
     @inlinable @inline(__always)
-    mutating func opSload(_ f: inout Frame) -> Status {
-        let key = f.top.pointee
-        if rules.accessLists && host.warmSlot(f.address, key) {
-            guard f.charge(rules.coldSlotSurcharge) else { return .outOfGas }
+    mutating func opSload(_ r: inout Registers, _ f: inout Frame) -> Status {
+        let (value, wasCold) = host.loadSlot(f.address, r.top.pointee, warm: rules.accessLists)
+        if wasCold {
+            guard r.charge(rules.coldSlotSurcharge) else { return .outOfGas }
         }
-        f.top.pointee = host.storage(f.address, key)
+        r.top.pointee = value
         return .running
     }
 
     /// SSTORE.
     @inlinable @inline(__always)
-    mutating func opSstore(_ f: inout Frame) -> Status {
+    mutating func opSstore(_ r: inout Registers, _ f: inout Frame) -> Status {
         if f.message.isStatic { return .staticStateChange }
-        let key = f.pop()
-        let value = f.pop()
-        return sstore(&f, key: key, value: value)
+        let key = r.pop()
+        let value = r.pop()
+        return sstore(&r, &f, key: key, value: value)
     }
 
     /// SSTORE gas and refunds.
@@ -28,14 +28,14 @@ extension Interpreter {
     /// refund for clearing. Net metering (EIP-1283 in Constantinople, EIP-2200 from Istanbul, with
     /// EIP-2929's cold surcharge and EIP-3529's smaller clear refund) prices a write by the slot's
     /// original value (at the start of the transaction), current value and new value.
-    @inlinable
-    mutating func sstore(_ f: inout Frame, key: UInt256, value: UInt256) -> Status {
+    @inlinable @inline(__always)
+    mutating func sstore(_ r: inout Registers, _ f: inout Frame, key: UInt256, value: UInt256) -> Status {
         let s = rules.sstore
-        if s.kind == .netMeteringEIP2200 && f.gas <= 2_300 { return .outOfGas }  // EIP-2200 stipend sentry
+        if s.kind == .netMeteringEIP2200 && r.gas <= 2_300 { return .outOfGas }  // EIP-2200 stipend sentry
+        let (current, original, wasCold) = host.slotForWrite(f.address, key, warm: rules.accessLists)
         var cost: Int64 = 0
         // EIP-2929: a cold slot costs COLD_SLOAD_COST (2,100 = the surcharge + the 100 warm read) on top.
-        if rules.accessLists && host.warmSlot(f.address, key) { cost = rules.coldSlotSurcharge + 100 }
-        let current = host.storage(f.address, key)
+        if wasCold { cost = rules.coldSlotSurcharge + 100 }
         switch s.kind {
         case .legacy:
             if current.isZero && !value.isZero {
@@ -48,7 +48,6 @@ extension Interpreter {
             if current == value {
                 cost += s.noopCost
             } else {
-                let original = host.originalStorage(f.address, key)
                 if original == current {
                     if original.isZero {
                         cost += s.setCost
@@ -71,24 +70,24 @@ extension Interpreter {
                 }
             }
         }
-        guard f.charge(cost) else { return .outOfGas }
+        guard r.charge(cost) else { return .outOfGas }
         host.setStorage(f.address, key, value)
         return .running
     }
 
     /// TLOAD (EIP-1153).
     @inlinable @inline(__always)
-    mutating func opTload(_ f: inout Frame) -> Status {
-        f.top.pointee = host.transientStorage(f.address, f.top.pointee)
+    mutating func opTload(_ r: inout Registers, _ f: inout Frame) -> Status {
+        r.top.pointee = host.transientStorage(f.address, r.top.pointee)
         return .running
     }
 
     /// TSTORE (EIP-1153): a state change, so not allowed in a static context.
     @inlinable @inline(__always)
-    mutating func opTstore(_ f: inout Frame) -> Status {
+    mutating func opTstore(_ r: inout Registers, _ f: inout Frame) -> Status {
         if f.message.isStatic { return .staticStateChange }
-        let key = f.pop()
-        let value = f.pop()
+        let key = r.pop()
+        let value = r.pop()
         host.setTransientStorage(f.address, key, value)
         return .running
     }

@@ -4,10 +4,10 @@ import EthereumPrimitives
 // the same transaction, EIP-6780) deletes the account at the end of the transaction.
 extension Interpreter {
     /// SELFDESTRUCT.
-    @inlinable
-    mutating func opSelfdestruct(_ f: inout Frame) -> Status {
+    @inlinable @inline(__always)
+    mutating func opSelfdestruct(_ r: inout Registers, _ f: inout Frame) -> Status {
         if f.message.isStatic { return .staticStateChange }
-        let beneficiary = Address(bytes32: f.pop().bytes32)
+        let beneficiary = Address(bytes32: r.pop().bytes32)
         var cost: Int64 = 0
         // EIP-2929: a cold beneficiary costs COLD_ACCOUNT_ACCESS_COST (2,600); there is no warm charge.
         if rules.accessLists && host.warmAccount(beneficiary) { cost += rules.coldAccountSurcharge + 100 }
@@ -20,7 +20,7 @@ extension Interpreter {
                 cost += Self.newAccountCost
             }
         }
-        guard f.charge(cost) else { return .outOfGas }
+        guard r.charge(cost) else { return .outOfGas }
         if rules.selfDestructOnlyIfCreatedInTransaction {
             if !balance.isZero { host.subtractBalance(f.address, balance) }
             host.addBalance(beneficiary, balance)

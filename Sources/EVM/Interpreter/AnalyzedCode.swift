@@ -1,7 +1,9 @@
 import EthereumPrimitives
 
-/// Contract code prepared for the interpreter: the bytes in a padded buffer and the bitmap of valid
-/// jump destinations, computed once per code (the interpreter caches it by code hash).
+/// Contract code prepared for the interpreter: the bytes in a padded buffer, the bitmap of valid
+/// jump destinations, and the ``Operation`` of every opcode, computed once per code (the interpreter
+/// caches it by code hash). The loop dispatches on `operations[pc]`, one load, rather than on the
+/// byte's entry in the fork's table, which would put a second load before every dispatch.
 ///
 /// The buffer has 32 zero bytes before the code and 33 after it, so reading an opcode at `pc ≤
 /// count` never leaves the buffer (running off the end reads STOP), and PUSHn reads its immediate
@@ -16,41 +18,53 @@ public final class AnalyzedCode: @unchecked Sendable {
     @usableFromInline let bytes: UnsafePointer<UInt8>
     /// Bit `i` is set when byte `i` is a JUMPDEST opcode (not PUSH data).
     @usableFromInline let jumpdests: UnsafeMutablePointer<UInt64>
+    /// `operations[i]` is the operation of the opcode at `i` (``Operation/invalid`` for a byte no
+    /// fork defines; the fork's table rejects operations it lacks); `.stop` from `count` on, so
+    /// running off the end stops. Entries inside PUSH immediates are never read.
+    @usableFromInline let operations: UnsafeMutablePointer<Operation>
 
     static let leadingPadding = 32
     static let trailingPadding = 33
 
     /// Copies and analyses `code`.
-    public init(_ code: some Collection<UInt8>) {
+    public init(_ code: [UInt8]) {
         let count = code.count
         self.count = count
         let total = Self.leadingPadding + count + Self.trailingPadding
-        storage = UnsafeMutablePointer<UInt8>.allocate(capacity: total)
+        let storage = UnsafeMutablePointer<UInt8>.allocate(capacity: total)
         storage.initialize(repeating: 0, count: total)
-        var i = Self.leadingPadding
-        for b in code {
-            storage[i] = b
-            i += 1
+        code.withUnsafeBufferPointer { source in
+            if let base = source.baseAddress { (storage + Self.leadingPadding).update(from: base, count: count) }
         }
-        bytes = UnsafePointer(storage + Self.leadingPadding)
+        self.storage = storage
+        let bytes = UnsafePointer(storage + Self.leadingPadding)
+        self.bytes = bytes
         let words = (count + 63) / 64 + 1
-        jumpdests = UnsafeMutablePointer<UInt64>.allocate(capacity: words)
+        let jumpdests = UnsafeMutablePointer<UInt64>.allocate(capacity: words)
         jumpdests.initialize(repeating: 0, count: words)
-        var pc = 0
-        while pc < count {
-            let op = bytes[pc]
-            if op == 0x5b {
-                jumpdests[pc >> 6] |= 1 << UInt64(pc & 63)
-            } else if op >= 0x60 && op <= 0x7f {
-                pc += Int(op) - 0x5f  // skip PUSH1–PUSH32 immediates
+        self.jumpdests = jumpdests
+        let operations = UnsafeMutablePointer<Operation>.allocate(capacity: count + Self.trailingPadding)
+        operations.initialize(repeating: .stop, count: count + Self.trailingPadding)
+        self.operations = operations
+        Opcodes.operationByByte.withUnsafeBufferPointer { byByte in
+            var pc = 0
+            while pc < count {
+                let op = bytes[pc]
+                operations[pc] = byByte[Int(op)]
+                if op == 0x5b {
+                    jumpdests[pc >> 6] |= 1 << UInt64(pc & 63)
+                } else if op >= 0x60 && op <= 0x7f {
+                    pc &+= Int(op) &- 0x5f  // skip PUSH1–PUSH32 immediates
+                }
+                pc &+= 1
             }
-            pc += 1
         }
     }
 
     deinit {
         storage.deallocate()
         jumpdests.deallocate()
+        operations.deallocate()
     }
 
     /// True when `destination` is a JUMPDEST opcode inside the code.

@@ -33,6 +33,12 @@ public final class ExecutionBuffers {
         return stacks[depth]
     }
 
+    /// Forgets every analysed code, so the next call of each code analyses it again (benchmarks
+    /// that measure the analysis use it).
+    public func removeAnalyzedCode() {
+        codeCache.removeAll(keepingCapacity: true)
+    }
+
     /// A memory buffer for a new frame.
     @inlinable
     func takeMemory() -> Memory {

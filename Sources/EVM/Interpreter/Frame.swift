@@ -1,18 +1,15 @@
 import EthereumPrimitives
 
 /// The machine state of one call frame: program counter, gas, stack, memory, return data, and the
-/// message it runs. The running frame lives in a local variable of the interpreter loop; a frame
-/// that starts a child is parked on the interpreter's frame stack until the child ends.
+/// message it runs. The running frame lives in a local variable of the interpreter; a frame that
+/// starts a child is parked on the interpreter's frame stack until the child ends. While the loop
+/// runs, the frame's ``registers`` live in a local copy (see ``Registers``).
 @usableFromInline
 struct Frame {
-    /// Index of the next opcode.
-    @usableFromInline var pc: Int
-    /// Gas left.
-    @usableFromInline var gas: Int64
+    /// Program counter, gas and stack pointer, as of the last time the loop returned.
+    @usableFromInline var registers: Registers
     /// The stack's base: 1024 slots owned by the interpreter's buffers (one per depth).
     @usableFromInline let stack: UnsafeMutablePointer<UInt256>
-    /// Items on the stack; `stack[stackSize − 1]` is the top.
-    @usableFromInline var stackSize: Int
     /// The frame's memory.
     @usableFromInline var memory: Memory
     /// The output of the last child frame (RETURNDATASIZE/RETURNDATACOPY, EIP-211).
@@ -43,10 +40,8 @@ struct Frame {
         message: Message, address: Address, code: AnalyzedCode, stack: UnsafeMutablePointer<UInt256>, memory: Memory,
         checkpoint: Int, refund: Int64
     ) {
-        pc = 0
-        gas = message.gas
+        registers = Registers(pc: 0, gas: message.gas, sp: stack)
         self.stack = stack
-        stackSize = 0
         self.memory = memory
         returnData = []
         self.code = code
@@ -61,47 +56,25 @@ struct Frame {
         childOutputSize = 0
     }
 
-    // MARK: Stack (bounds are checked by the loop before the instruction runs)
-
-    @inlinable @inline(__always)
-    mutating func pop() -> UInt256 {
-        stackSize &-= 1
-        return stack[stackSize]
-    }
-
-    @inlinable @inline(__always)
-    mutating func push(_ value: UInt256) {
-        stack[stackSize] = value
-        stackSize &+= 1
-    }
-
-    /// The item `depth` places below the top (0 = the top).
-    @inlinable @inline(__always)
-    func peek(_ depth: Int) -> UInt256 { stack[stackSize &- 1 &- depth] }
-
-    /// Replaces the top item.
-    @inlinable @inline(__always)
-    func setTop(_ value: UInt256) { stack[stackSize &- 1] = value }
-
-    /// A pointer to the top item, for in-place unary and binary operations.
-    @inlinable @inline(__always)
-    var top: UnsafeMutablePointer<UInt256> { stack + (stackSize &- 1) }
-
-    // MARK: Gas
-
-    /// Charges `amount`; false when the gas does not suffice.
-    @inlinable @inline(__always)
-    mutating func charge(_ amount: Int64) -> Bool {
-        gas &-= amount
-        return gas >= 0
-    }
+    /// Items on the stack.
+    @inlinable
+    var stackSize: Int { registers.sp - stack }
 
     // MARK: Memory
 
-    /// Makes `[offset, offset + size)` active, charging the expansion; returns the offset, or nil
-    /// when the gas does not suffice. `size` must be positive.
+    /// The offset when `[offset, offset + size)` lies in active memory (no expansion needed), else
+    /// nil: the loop's inline path for MLOAD/MSTORE/MSTORE8, which expand out of line.
     @inlinable @inline(__always)
-    mutating func memoryOffset(_ offset: UInt256, size: Int) -> Int? {
+    func activeOffset(_ offset: UInt256, size: Int) -> Int? {
+        guard offset.fitsInUInt64, offset.low64 <= UInt64(Memory.maxSize) else { return nil }
+        let start = Int(offset.low64)
+        return start &+ size <= memory.size ? start : nil
+    }
+
+    /// Makes `[offset, offset + size)` active, charging the expansion to `gas`; returns the offset, or
+    /// nil when the gas does not suffice. `size` must be positive.
+    @inlinable @inline(__always)
+    mutating func memoryOffset(_ offset: UInt256, size: Int, gas: inout Int64) -> Int? {
         guard offset.fitsInUInt64, offset.low64 <= UInt64(Memory.maxSize) else { return nil }
         let start = Int(offset.low64)
         let end = start &+ size
@@ -111,15 +84,15 @@ struct Frame {
         return start
     }
 
-    /// Makes the range `[offset, offset + size)` active, charging the expansion; returns the offset
-    /// and size as `Int`, or nil when the gas does not suffice. A zero size needs no memory and
-    /// accepts any offset.
+    /// Makes the range `[offset, offset + size)` active, charging the expansion to `gas`; returns the
+    /// offset and size as `Int`, or nil when the gas does not suffice. A zero size needs no memory
+    /// and accepts any offset.
     @inlinable @inline(__always)
-    mutating func memoryRange(_ offset: UInt256, _ size: UInt256) -> (offset: Int, size: Int)? {
+    mutating func memoryRange(_ offset: UInt256, _ size: UInt256, gas: inout Int64) -> (offset: Int, size: Int)? {
         if size.isZero { return (0, 0) }
         guard size.fitsInUInt64, size.low64 <= UInt64(Memory.maxSize) else { return nil }
         let count = Int(size.low64)
-        guard let start = memoryOffset(offset, size: count) else { return nil }
+        guard let start = memoryOffset(offset, size: count, gas: &gas) else { return nil }
         return (start, count)
     }
 

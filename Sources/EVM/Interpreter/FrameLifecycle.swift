@@ -103,7 +103,7 @@ extension Interpreter {
     @inlinable
     mutating func finish(_ frame: inout Frame, _ haltStatus: Status) -> FrameResult {
         var status = haltStatus
-        var gasLeft = frame.gas
+        var gasLeft = frame.registers.gas
         var output = frame.output
         var created: Address?
         let isCreate = frame.message.kind.isCreate
@@ -144,13 +144,13 @@ extension Interpreter {
     /// success flag or new address, and copies the output.
     @inlinable
     mutating func resume(_ parent: inout Frame, with result: FrameResult, kind: CallKind) {
-        parent.gas += result.gasLeft
+        parent.registers.gas += result.gasLeft
         if kind.isCreate {
-            parent.push(result.isSuccess ? UInt256(result.createdAddress?.bytes32 ?? .zero) : .zero)
+            parent.registers.push(result.isSuccess ? UInt256(result.createdAddress?.bytes32 ?? .zero) : .zero)
             // EIP-211: only a reverted create leaves return data.
             parent.returnData = result.status == .reverted ? result.output : []
         } else {
-            parent.push(result.isSuccess ? .one : .zero)
+            parent.registers.push(result.isSuccess ? .one : .zero)
             let count = Swift.min(parent.childOutputSize, result.output.count)
             if count > 0 {
                 result.output.withUnsafeBytes { source in

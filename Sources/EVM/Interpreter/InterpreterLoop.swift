@@ -1,203 +1,255 @@
 import EthereumPrimitives
 
-// The interpreter loop: for each opcode, one table lookup does the generic work (undefined opcode,
-// stack underflow/overflow, static gas); then a switch over the byte runs the instruction, which
-// does only its semantics and dynamic gas. Everything is inlined into one function so the frame's
-// pc, gas and stack pointer stay in registers.
+// The interpreter loop. The analysed code holds each opcode's operation (AnalyzedCode.operations), so
+// dispatch is one load and one exhaustive switch over ``Operation``; the fork's instruction table
+// (derived from the opcode definitions, Opcodes.swift), indexed by the same operation, does the generic
+// work in parallel: undefined opcode, stack underflow/overflow, static gas. Each body does only its
+// semantics and dynamic gas.
+//
+// Two tiers keep pc, gas and the stack pointer (``Registers``) in CPU registers. Operations whose body
+// makes no call (arithmetic without division, comparisons, bit operations, stack, jumps, environment
+// reads, MLOAD/MSTORE inside active memory) are inlined into the loop. Every other one (host access,
+// division, hashing, copies, memory expansion, calls, logs, halts with output) runs in
+// ``runOutOfLine(_:_:_:)``, which takes the registers by value and returns them: the loop then holds
+// them in no register across a call, so it needs no callee-saved register (and no spill) for them.
 extension Interpreter {
     /// Runs `f` until it halts or asks for a child frame.
     @inlinable
     mutating func run(_ f: inout Frame) -> Status {
         let entries = costs.entries
         return entries.withUnsafeBufferPointer { table in
+            var r = f.registers
             // The buffer of a non-empty array always has a base address.
-            runLoop(&f, table.baseAddress.unsafelyUnwrapped)
+            let status = runLoop(&r, &f, table.baseAddress.unsafelyUnwrapped)
+            f.registers = r
+            return status
         }
     }
 
-    @inlinable
-    mutating func runLoop(_ f: inout Frame, _ table: UnsafePointer<InstructionCost>) -> Status {
+    @inlinable @inline(__always)
+    mutating func runLoop(_ r: inout Registers, _ f: inout Frame, _ table: UnsafePointer<InstructionCost>) -> Status {
+        let operations = UnsafePointer(f.code.operations)
+        let code = f.codeBytes
+        let stackBase = f.stack
         var gasBefore: Int64 = 0
         while true {
-            let pc = f.pc
-            let op = f.codeBytes[pc]
-            let cost = table[Int(op)]
-            let size = Int32(truncatingIfNeeded: f.stackSize)
+            let operation = operations[r.pc]
+            let cost = table[Int(operation.rawValue)]
+            let size = (Int(bitPattern: r.sp) &- Int(bitPattern: stackBase)) &>> 5
             if T.isEnabled {
-                gasBefore = f.gas
+                gasBefore = r.gas
                 tracer.willExecute(
-                    pc: pc, opcode: op, gas: f.gas, depth: f.message.depth, refund: refund,
-                    stack: UnsafeBufferPointer(start: f.stack, count: f.stackSize), memorySize: f.memory.size)
+                    pc: r.pc, opcode: code[r.pc], gas: r.gas, depth: f.message.depth, refund: refund,
+                    stack: UnsafeBufferPointer(start: stackBase, count: size), memorySize: f.memory.size)
             }
-            if size < cost.minStack || size > cost.maxStack {
+            if !cost.admits(stackSize: size) {
                 let status: Status =
-                    !cost.isDefined ? .undefinedInstruction : size < cost.minStack ? .stackUnderflow : .stackOverflow
+                    !cost.isDefined ? .undefinedInstruction : size < Int(cost.minStack) ? .stackUnderflow : .stackOverflow
                 if T.isEnabled { tracer.didExecute(gasCost: 0, error: status) }
                 return status
             }
-            f.gas &-= cost.staticGas
-            if f.gas < 0 {
-                if T.isEnabled { tracer.didExecute(gasCost: cost.staticGas, error: .outOfGas) }
+            r.gas &-= Int64(cost.staticGas)
+            if r.gas < 0 {
+                if T.isEnabled { tracer.didExecute(gasCost: Int64(cost.staticGas), error: .outOfGas) }
                 return .outOfGas
             }
-            f.pc = pc &+ 1
-            let status: Status
-            switch op {
-            case 0x00: status = opStop(&f)
-            case 0x01: status = opAdd(&f)
-            case 0x02: status = opMul(&f)
-            case 0x03: status = opSub(&f)
-            case 0x04: status = opDiv(&f)
-            case 0x05: status = opSdiv(&f)
-            case 0x06: status = opMod(&f)
-            case 0x07: status = opSmod(&f)
-            case 0x08: status = opAddmod(&f)
-            case 0x09: status = opMulmod(&f)
-            case 0x0a: status = opExp(&f)
-            case 0x0b: status = opSignextend(&f)
-            case 0x10: status = opLt(&f)
-            case 0x11: status = opGt(&f)
-            case 0x12: status = opSlt(&f)
-            case 0x13: status = opSgt(&f)
-            case 0x14: status = opEq(&f)
-            case 0x15: status = opIszero(&f)
-            case 0x16: status = opAnd(&f)
-            case 0x17: status = opOr(&f)
-            case 0x18: status = opXor(&f)
-            case 0x19: status = opNot(&f)
-            case 0x1a: status = opByte(&f)
-            case 0x1b: status = opShl(&f)
-            case 0x1c: status = opShr(&f)
-            case 0x1d: status = opSar(&f)
-            case 0x1e: status = opClz(&f)
-            case 0x20: status = opKeccak256(&f)
-            case 0x30: status = opAddress(&f)
-            case 0x31: status = opBalance(&f)
-            case 0x32: status = opOrigin(&f)
-            case 0x33: status = opCaller(&f)
-            case 0x34: status = opCallvalue(&f)
-            case 0x35: status = opCalldataload(&f)
-            case 0x36: status = opCalldatasize(&f)
-            case 0x37: status = opCalldatacopy(&f)
-            case 0x38: status = opCodesize(&f)
-            case 0x39: status = opCodecopy(&f)
-            case 0x3a: status = opGasprice(&f)
-            case 0x3b: status = opExtcodesize(&f)
-            case 0x3c: status = opExtcodecopy(&f)
-            case 0x3d: status = opReturndatasize(&f)
-            case 0x3e: status = opReturndatacopy(&f)
-            case 0x3f: status = opExtcodehash(&f)
-            case 0x40: status = opBlockhash(&f)
-            case 0x41: status = opCoinbase(&f)
-            case 0x42: status = opTimestamp(&f)
-            case 0x43: status = opNumber(&f)
-            case 0x44: status = opPrevrandao(&f)
-            case 0x45: status = opGaslimit(&f)
-            case 0x46: status = opChainid(&f)
-            case 0x47: status = opSelfbalance(&f)
-            case 0x48: status = opBasefee(&f)
-            case 0x49: status = opBlobhash(&f)
-            case 0x4a: status = opBlobbasefee(&f)
-            case 0x50: status = opPop(&f)
-            case 0x51: status = opMload(&f)
-            case 0x52: status = opMstore(&f)
-            case 0x53: status = opMstore8(&f)
-            case 0x54: status = opSload(&f)
-            case 0x55: status = opSstore(&f)
-            case 0x56: status = opJump(&f)
-            case 0x57: status = opJumpi(&f)
-            case 0x58: status = opPc(&f)
-            case 0x59: status = opMsize(&f)
-            case 0x5a: status = opGas(&f)
-            case 0x5b: status = opJumpdest(&f)
-            case 0x5c: status = opTload(&f)
-            case 0x5d: status = opTstore(&f)
-            case 0x5e: status = opMcopy(&f)
-            case 0x5f: status = opPush0(&f)
-            case 0x60: status = opPush1(&f)
-            case 0x61: status = opPush(&f, 2)
-            case 0x62: status = opPush(&f, 3)
-            case 0x63: status = opPush(&f, 4)
-            case 0x64: status = opPush(&f, 5)
-            case 0x65: status = opPush(&f, 6)
-            case 0x66: status = opPush(&f, 7)
-            case 0x67: status = opPush(&f, 8)
-            case 0x68: status = opPush(&f, 9)
-            case 0x69: status = opPush(&f, 10)
-            case 0x6a: status = opPush(&f, 11)
-            case 0x6b: status = opPush(&f, 12)
-            case 0x6c: status = opPush(&f, 13)
-            case 0x6d: status = opPush(&f, 14)
-            case 0x6e: status = opPush(&f, 15)
-            case 0x6f: status = opPush(&f, 16)
-            case 0x70: status = opPush(&f, 17)
-            case 0x71: status = opPush(&f, 18)
-            case 0x72: status = opPush(&f, 19)
-            case 0x73: status = opPush(&f, 20)
-            case 0x74: status = opPush(&f, 21)
-            case 0x75: status = opPush(&f, 22)
-            case 0x76: status = opPush(&f, 23)
-            case 0x77: status = opPush(&f, 24)
-            case 0x78: status = opPush(&f, 25)
-            case 0x79: status = opPush(&f, 26)
-            case 0x7a: status = opPush(&f, 27)
-            case 0x7b: status = opPush(&f, 28)
-            case 0x7c: status = opPush(&f, 29)
-            case 0x7d: status = opPush(&f, 30)
-            case 0x7e: status = opPush(&f, 31)
-            case 0x7f: status = opPush(&f, 32)
-            case 0x80: status = opDup(&f, 1)
-            case 0x81: status = opDup(&f, 2)
-            case 0x82: status = opDup(&f, 3)
-            case 0x83: status = opDup(&f, 4)
-            case 0x84: status = opDup(&f, 5)
-            case 0x85: status = opDup(&f, 6)
-            case 0x86: status = opDup(&f, 7)
-            case 0x87: status = opDup(&f, 8)
-            case 0x88: status = opDup(&f, 9)
-            case 0x89: status = opDup(&f, 10)
-            case 0x8a: status = opDup(&f, 11)
-            case 0x8b: status = opDup(&f, 12)
-            case 0x8c: status = opDup(&f, 13)
-            case 0x8d: status = opDup(&f, 14)
-            case 0x8e: status = opDup(&f, 15)
-            case 0x8f: status = opDup(&f, 16)
-            case 0x90: status = opSwap(&f, 1)
-            case 0x91: status = opSwap(&f, 2)
-            case 0x92: status = opSwap(&f, 3)
-            case 0x93: status = opSwap(&f, 4)
-            case 0x94: status = opSwap(&f, 5)
-            case 0x95: status = opSwap(&f, 6)
-            case 0x96: status = opSwap(&f, 7)
-            case 0x97: status = opSwap(&f, 8)
-            case 0x98: status = opSwap(&f, 9)
-            case 0x99: status = opSwap(&f, 10)
-            case 0x9a: status = opSwap(&f, 11)
-            case 0x9b: status = opSwap(&f, 12)
-            case 0x9c: status = opSwap(&f, 13)
-            case 0x9d: status = opSwap(&f, 14)
-            case 0x9e: status = opSwap(&f, 15)
-            case 0x9f: status = opSwap(&f, 16)
-            case 0xa0: status = opLog(&f, topics: 0)
-            case 0xa1: status = opLog(&f, topics: 1)
-            case 0xa2: status = opLog(&f, topics: 2)
-            case 0xa3: status = opLog(&f, topics: 3)
-            case 0xa4: status = opLog(&f, topics: 4)
-            case 0xf0: status = opCreate(&f, kind: .create)
-            case 0xf1: status = opCall(&f, kind: .call)
-            case 0xf2: status = opCall(&f, kind: .callCode)
-            case 0xf3: status = opReturn(&f)
-            case 0xf4: status = opCall(&f, kind: .delegateCall)
-            case 0xf5: status = opCreate(&f, kind: .create2)
-            case 0xfa: status = opCall(&f, kind: .staticCall)
-            case 0xfd: status = opRevert(&f)
-            case 0xff: status = opSelfdestruct(&f)
-            default: status = .undefinedInstruction
+            r.pc &+= 1
+            switch operation {
+            case .stop: if let s = halting(opStop(&r, &f), gasBefore &- r.gas) { return s }
+            case .add: if let s = halting(opAdd(&r, &f), gasBefore &- r.gas) { return s }
+            case .mul: if let s = halting(opMul(&r, &f), gasBefore &- r.gas) { return s }
+            case .sub: if let s = halting(opSub(&r, &f), gasBefore &- r.gas) { return s }
+            case .signextend: if let s = halting(opSignextend(&r, &f), gasBefore &- r.gas) { return s }
+            case .lt: if let s = halting(opLt(&r, &f), gasBefore &- r.gas) { return s }
+            case .gt: if let s = halting(opGt(&r, &f), gasBefore &- r.gas) { return s }
+            case .slt: if let s = halting(opSlt(&r, &f), gasBefore &- r.gas) { return s }
+            case .sgt: if let s = halting(opSgt(&r, &f), gasBefore &- r.gas) { return s }
+            case .eq: if let s = halting(opEq(&r, &f), gasBefore &- r.gas) { return s }
+            case .iszero: if let s = halting(opIszero(&r, &f), gasBefore &- r.gas) { return s }
+            case .and: if let s = halting(opAnd(&r, &f), gasBefore &- r.gas) { return s }
+            case .or: if let s = halting(opOr(&r, &f), gasBefore &- r.gas) { return s }
+            case .xor: if let s = halting(opXor(&r, &f), gasBefore &- r.gas) { return s }
+            case .not: if let s = halting(opNot(&r, &f), gasBefore &- r.gas) { return s }
+            case .byte: if let s = halting(opByte(&r, &f), gasBefore &- r.gas) { return s }
+            case .shl: if let s = halting(opShl(&r, &f), gasBefore &- r.gas) { return s }
+            case .shr: if let s = halting(opShr(&r, &f), gasBefore &- r.gas) { return s }
+            case .sar: if let s = halting(opSar(&r, &f), gasBefore &- r.gas) { return s }
+            case .clz: if let s = halting(opClz(&r, &f), gasBefore &- r.gas) { return s }
+            case .address: if let s = halting(opAddress(&r, &f), gasBefore &- r.gas) { return s }
+            case .origin: if let s = halting(opOrigin(&r, &f), gasBefore &- r.gas) { return s }
+            case .caller: if let s = halting(opCaller(&r, &f), gasBefore &- r.gas) { return s }
+            case .callvalue: if let s = halting(opCallvalue(&r, &f), gasBefore &- r.gas) { return s }
+            case .calldatasize: if let s = halting(opCalldatasize(&r, &f), gasBefore &- r.gas) { return s }
+            case .codesize: if let s = halting(opCodesize(&r, &f), gasBefore &- r.gas) { return s }
+            case .gasprice: if let s = halting(opGasprice(&r, &f), gasBefore &- r.gas) { return s }
+            case .returndatasize: if let s = halting(opReturndatasize(&r, &f), gasBefore &- r.gas) { return s }
+            case .coinbase: if let s = halting(opCoinbase(&r, &f), gasBefore &- r.gas) { return s }
+            case .timestamp: if let s = halting(opTimestamp(&r, &f), gasBefore &- r.gas) { return s }
+            case .number: if let s = halting(opNumber(&r, &f), gasBefore &- r.gas) { return s }
+            case .prevrandao: if let s = halting(opPrevrandao(&r, &f), gasBefore &- r.gas) { return s }
+            case .gaslimit: if let s = halting(opGaslimit(&r, &f), gasBefore &- r.gas) { return s }
+            case .chainid: if let s = halting(opChainid(&r, &f), gasBefore &- r.gas) { return s }
+            case .basefee: if let s = halting(opBasefee(&r, &f), gasBefore &- r.gas) { return s }
+            case .pop: if let s = halting(opPop(&r), gasBefore &- r.gas) { return s }
+            case .jump: if let s = halting(opJump(&r, &f), gasBefore &- r.gas) { return s }
+            case .jumpi: if let s = halting(opJumpi(&r, &f), gasBefore &- r.gas) { return s }
+            case .pc: if let s = halting(opPc(&r, &f), gasBefore &- r.gas) { return s }
+            case .msize: if let s = halting(opMsize(&r, &f), gasBefore &- r.gas) { return s }
+            case .gas: if let s = halting(opGas(&r, &f), gasBefore &- r.gas) { return s }
+            case .jumpdest: if let s = halting(opJumpdest(&r, &f), gasBefore &- r.gas) { return s }
+            case .push0: if let s = halting(opPush0(&r), gasBefore &- r.gas) { return s }
+            case .push1: if let s = halting(opPush1(&r, code), gasBefore &- r.gas) { return s }
+            case .push2: if let s = halting(opPush(&r, code, 2), gasBefore &- r.gas) { return s }
+            case .push3: if let s = halting(opPush(&r, code, 3), gasBefore &- r.gas) { return s }
+            case .push4: if let s = halting(opPush(&r, code, 4), gasBefore &- r.gas) { return s }
+            case .push5: if let s = halting(opPush(&r, code, 5), gasBefore &- r.gas) { return s }
+            case .push6: if let s = halting(opPush(&r, code, 6), gasBefore &- r.gas) { return s }
+            case .push7: if let s = halting(opPush(&r, code, 7), gasBefore &- r.gas) { return s }
+            case .push8: if let s = halting(opPush(&r, code, 8), gasBefore &- r.gas) { return s }
+            case .push9: if let s = halting(opPush(&r, code, 9), gasBefore &- r.gas) { return s }
+            case .push10: if let s = halting(opPush(&r, code, 10), gasBefore &- r.gas) { return s }
+            case .push11: if let s = halting(opPush(&r, code, 11), gasBefore &- r.gas) { return s }
+            case .push12: if let s = halting(opPush(&r, code, 12), gasBefore &- r.gas) { return s }
+            case .push13: if let s = halting(opPush(&r, code, 13), gasBefore &- r.gas) { return s }
+            case .push14: if let s = halting(opPush(&r, code, 14), gasBefore &- r.gas) { return s }
+            case .push15: if let s = halting(opPush(&r, code, 15), gasBefore &- r.gas) { return s }
+            case .push16: if let s = halting(opPush(&r, code, 16), gasBefore &- r.gas) { return s }
+            case .push17: if let s = halting(opPush(&r, code, 17), gasBefore &- r.gas) { return s }
+            case .push18: if let s = halting(opPush(&r, code, 18), gasBefore &- r.gas) { return s }
+            case .push19: if let s = halting(opPush(&r, code, 19), gasBefore &- r.gas) { return s }
+            case .push20: if let s = halting(opPush(&r, code, 20), gasBefore &- r.gas) { return s }
+            case .push21: if let s = halting(opPush(&r, code, 21), gasBefore &- r.gas) { return s }
+            case .push22: if let s = halting(opPush(&r, code, 22), gasBefore &- r.gas) { return s }
+            case .push23: if let s = halting(opPush(&r, code, 23), gasBefore &- r.gas) { return s }
+            case .push24: if let s = halting(opPush(&r, code, 24), gasBefore &- r.gas) { return s }
+            case .push25: if let s = halting(opPush(&r, code, 25), gasBefore &- r.gas) { return s }
+            case .push26: if let s = halting(opPush(&r, code, 26), gasBefore &- r.gas) { return s }
+            case .push27: if let s = halting(opPush(&r, code, 27), gasBefore &- r.gas) { return s }
+            case .push28: if let s = halting(opPush(&r, code, 28), gasBefore &- r.gas) { return s }
+            case .push29: if let s = halting(opPush(&r, code, 29), gasBefore &- r.gas) { return s }
+            case .push30: if let s = halting(opPush(&r, code, 30), gasBefore &- r.gas) { return s }
+            case .push31: if let s = halting(opPush(&r, code, 31), gasBefore &- r.gas) { return s }
+            case .push32: if let s = halting(opPush(&r, code, 32), gasBefore &- r.gas) { return s }
+            case .dup1: if let s = halting(opDup(&r, 1), gasBefore &- r.gas) { return s }
+            case .dup2: if let s = halting(opDup(&r, 2), gasBefore &- r.gas) { return s }
+            case .dup3: if let s = halting(opDup(&r, 3), gasBefore &- r.gas) { return s }
+            case .dup4: if let s = halting(opDup(&r, 4), gasBefore &- r.gas) { return s }
+            case .dup5: if let s = halting(opDup(&r, 5), gasBefore &- r.gas) { return s }
+            case .dup6: if let s = halting(opDup(&r, 6), gasBefore &- r.gas) { return s }
+            case .dup7: if let s = halting(opDup(&r, 7), gasBefore &- r.gas) { return s }
+            case .dup8: if let s = halting(opDup(&r, 8), gasBefore &- r.gas) { return s }
+            case .dup9: if let s = halting(opDup(&r, 9), gasBefore &- r.gas) { return s }
+            case .dup10: if let s = halting(opDup(&r, 10), gasBefore &- r.gas) { return s }
+            case .dup11: if let s = halting(opDup(&r, 11), gasBefore &- r.gas) { return s }
+            case .dup12: if let s = halting(opDup(&r, 12), gasBefore &- r.gas) { return s }
+            case .dup13: if let s = halting(opDup(&r, 13), gasBefore &- r.gas) { return s }
+            case .dup14: if let s = halting(opDup(&r, 14), gasBefore &- r.gas) { return s }
+            case .dup15: if let s = halting(opDup(&r, 15), gasBefore &- r.gas) { return s }
+            case .dup16: if let s = halting(opDup(&r, 16), gasBefore &- r.gas) { return s }
+            case .swap1: if let s = halting(opSwap(&r, 1), gasBefore &- r.gas) { return s }
+            case .swap2: if let s = halting(opSwap(&r, 2), gasBefore &- r.gas) { return s }
+            case .swap3: if let s = halting(opSwap(&r, 3), gasBefore &- r.gas) { return s }
+            case .swap4: if let s = halting(opSwap(&r, 4), gasBefore &- r.gas) { return s }
+            case .swap5: if let s = halting(opSwap(&r, 5), gasBefore &- r.gas) { return s }
+            case .swap6: if let s = halting(opSwap(&r, 6), gasBefore &- r.gas) { return s }
+            case .swap7: if let s = halting(opSwap(&r, 7), gasBefore &- r.gas) { return s }
+            case .swap8: if let s = halting(opSwap(&r, 8), gasBefore &- r.gas) { return s }
+            case .swap9: if let s = halting(opSwap(&r, 9), gasBefore &- r.gas) { return s }
+            case .swap10: if let s = halting(opSwap(&r, 10), gasBefore &- r.gas) { return s }
+            case .swap11: if let s = halting(opSwap(&r, 11), gasBefore &- r.gas) { return s }
+            case .swap12: if let s = halting(opSwap(&r, 12), gasBefore &- r.gas) { return s }
+            case .swap13: if let s = halting(opSwap(&r, 13), gasBefore &- r.gas) { return s }
+            case .swap14: if let s = halting(opSwap(&r, 14), gasBefore &- r.gas) { return s }
+            case .swap15: if let s = halting(opSwap(&r, 15), gasBefore &- r.gas) { return s }
+            case .swap16: if let s = halting(opSwap(&r, 16), gasBefore &- r.gas) { return s }
+            case .mload:
+                if !opMloadActive(&r, &f), let s = outOfLine(operation, &r, &f, gasBefore) { return s }
+            case .mstore:
+                if !opMstoreActive(&r, &f), let s = outOfLine(operation, &r, &f, gasBefore) { return s }
+            case .mstore8:
+                if !opMstore8Active(&r, &f), let s = outOfLine(operation, &r, &f, gasBefore) { return s }
+            case .div, .sdiv, .mod, .smod, .addmod, .mulmod, .exp, .keccak256, .balance, .calldataload,
+                .calldatacopy, .codecopy, .extcodesize, .extcodecopy, .returndatacopy, .extcodehash, .blockhash,
+                .selfbalance, .blobhash, .blobbasefee, .sload, .sstore, .tload, .tstore, .mcopy, .log0, .log1, .log2,
+                .log3, .log4, .create, .call, .callCode, .`return`, .delegateCall, .create2, .staticCall, .revert,
+                .selfdestruct, .invalid:
+                if let s = outOfLine(operation, &r, &f, gasBefore) { return s }
             }
-            if T.isEnabled {
-                tracer.didExecute(gasCost: gasBefore &- f.gas, error: status.isExceptional ? status : nil)
-            }
-            if status != .running { return status }
+            if T.isEnabled { tracer.didExecute(gasCost: gasBefore &- r.gas, error: nil) }
         }
+    }
+
+    /// nil when `status` lets the frame run on; else `status`, after telling the tracer.
+    @inlinable @inline(__always)
+    mutating func halting(_ status: Status, _ gasCost: Int64) -> Status? {
+        if status == .running { return nil }
+        if T.isEnabled { tracer.didExecute(gasCost: gasCost, error: status.isExceptional ? status : nil) }
+        return status
+    }
+
+    /// Runs `operation` out of line (passing the registers by value) and returns the status if the
+    /// frame halts.
+    @inlinable @inline(__always)
+    mutating func outOfLine(_ operation: Operation, _ r: inout Registers, _ f: inout Frame, _ gasBefore: Int64) -> Status? {
+        let status: Status
+        (r, status) = runOutOfLine(operation, r, &f)
+        return halting(status, gasBefore &- r.gas)
+    }
+
+    /// The bodies that make calls, out of the loop (see the file comment): runs `operation` on
+    /// `registers` and returns them with the status.
+    @inlinable @inline(never)
+    mutating func runOutOfLine(_ operation: Operation, _ registers: Registers, _ f: inout Frame) -> (Registers, Status) {
+        var r = registers
+        let status: Status
+        switch operation {
+        case .div: status = opDiv(&r, &f)
+        case .sdiv: status = opSdiv(&r, &f)
+        case .mod: status = opMod(&r, &f)
+        case .smod: status = opSmod(&r, &f)
+        case .addmod: status = opAddmod(&r, &f)
+        case .mulmod: status = opMulmod(&r, &f)
+        case .exp: status = opExp(&r, &f)
+        case .keccak256: status = opKeccak256(&r, &f)
+        case .balance: status = opBalance(&r, &f)
+        case .calldataload: status = opCalldataload(&r, &f)
+        case .calldatacopy: status = opCalldatacopy(&r, &f)
+        case .codecopy: status = opCodecopy(&r, &f)
+        case .extcodesize: status = opExtcodesize(&r, &f)
+        case .extcodecopy: status = opExtcodecopy(&r, &f)
+        case .returndatacopy: status = opReturndatacopy(&r, &f)
+        case .extcodehash: status = opExtcodehash(&r, &f)
+        case .blockhash: status = opBlockhash(&r, &f)
+        case .selfbalance: status = opSelfbalance(&r, &f)
+        case .blobhash: status = opBlobhash(&r, &f)
+        case .blobbasefee: status = opBlobbasefee(&r, &f)
+        case .mload: status = opMload(&r, &f)
+        case .mstore: status = opMstore(&r, &f)
+        case .mstore8: status = opMstore8(&r, &f)
+        case .sload: status = opSload(&r, &f)
+        case .sstore: status = opSstore(&r, &f)
+        case .tload: status = opTload(&r, &f)
+        case .tstore: status = opTstore(&r, &f)
+        case .mcopy: status = opMcopy(&r, &f)
+        case .log0: status = opLog(&r, &f, topics: 0)
+        case .log1: status = opLog(&r, &f, topics: 1)
+        case .log2: status = opLog(&r, &f, topics: 2)
+        case .log3: status = opLog(&r, &f, topics: 3)
+        case .log4: status = opLog(&r, &f, topics: 4)
+        case .create: status = opCreate(&r, &f, kind: .create)
+        case .call: status = opCall(&r, &f, kind: .call)
+        case .callCode: status = opCall(&r, &f, kind: .callCode)
+        case .`return`: status = opReturn(&r, &f)
+        case .delegateCall: status = opCall(&r, &f, kind: .delegateCall)
+        case .create2: status = opCreate(&r, &f, kind: .create2)
+        case .staticCall: status = opCall(&r, &f, kind: .staticCall)
+        case .revert: status = opRevert(&r, &f)
+        case .selfdestruct: status = opSelfdestruct(&r, &f)
+        default:
+            // The loop runs every other operation inline; INVALID and bytes no fork defines never
+            // pass its checks.
+            status = .undefinedInstruction
+        }
+        return (r, status)
     }
 }

@@ -31,8 +31,9 @@ struct Memory {
     }
 
     /// Grows the active size to cover `end` bytes (rounded up to a word), zero-filling and charging
-    /// the expansion to `gas`; false when the gas does not suffice or `end` is too large.
-    @inlinable
+    /// the expansion to `gas`; false when the gas does not suffice or `end` is too large. Always
+    /// inlined: `gas` is the interpreter loop's register (the reallocation is out of line).
+    @inlinable @inline(__always)
     mutating func grow(toCover end: Int, gas: inout Int64) -> Bool {
         guard end <= Memory.maxSize else { return false }
         let newSize = (end &+ 31) & ~31
