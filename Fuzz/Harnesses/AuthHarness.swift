@@ -28,7 +28,7 @@ extension FuzzHarness {
             let request = AuthFixture.request(&input, tokens: tokens, emails: emails)
             let response = await emulator.handle(request)
             let object: JSONValue
-            do { object = try RequestJSONParser.parse(response.body) } catch {
+            do { object = try JSONParser.parse(response.body) } catch {
                 throw FuzzInvariantFailure(.auth, "body is not JSON (\(error)) for \(request.path)")
             }
             switch response.status {

@@ -18,7 +18,7 @@ enum JSONRPCResponseCheck {
             return nil
         }
         let document: JSONValue
-        do { document = try RequestJSONParser.parse(answer) } catch {
+        do { document = try JSONParser.parse(answer) } catch {
             return "answer is not JSON (\(error)): \(String(decoding: answer.prefix(300), as: UTF8.self))"
         }
         let objects: [JSONValue]

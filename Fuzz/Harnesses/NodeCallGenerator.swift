@@ -280,7 +280,7 @@ struct NodeCallGenerator {
 
     /// Keeps the strings of an answer (hashes, ids) for later parameters.
     mutating func remember(_ answer: [UInt8]) {
-        guard seen.count < 64, let document = try? RequestJSONParser.parse(answer) else { return }
+        guard seen.count < 64, let document = try? JSONParser.parse(answer) else { return }
         let answers = document.arrayValue ?? [document]
         for answer in answers {
             if case .string(let s)? = answer["result"], s.utf8.count > 2, s.utf8.count <= 66 { seen.append(s) }

@@ -63,12 +63,12 @@ extension FuzzHarness {
     /// A chain shared by the `jsonrpc` harness's inputs (which rarely reach a method, so state matters little).
     private static let sharedNode = SharedNode()
 
-    /// The request parser on raw bytes (`RequestJSONParser`, then the handler's request checks): a parsed body
+    /// The request parser on raw bytes (`JSONParser`, then the handler's request checks): a parsed body
     /// prints to JSON that parses back equal, and the handler's answer is valid JSON-RPC 2.0.
     static func jsonrpc(_ data: [UInt8]) async throws(FuzzInvariantFailure) {
-        if let document = try? RequestJSONParser.parse(data) {
+        if let document = try? JSONParser.parse(data) {
             let printed = Array(document.description.utf8)
-            guard let reparsed = try? RequestJSONParser.parse(printed), reparsed == document else {
+            guard let reparsed = try? JSONParser.parse(printed), reparsed == document else {
                 throw FuzzInvariantFailure(.jsonrpc, "parsed JSON does not parse back from its printed form")
             }
         }
