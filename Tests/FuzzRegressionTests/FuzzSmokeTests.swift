@@ -149,17 +149,7 @@ enum FuzzSmokeMutator {
     }
 }
 
-/// SplitMix64: a small, fast, fixed-seed generator, so every run makes the same mutants.
-struct SplitMix64 {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// A value in `0..<bound` (bound > 0).
+extension SplitMix64 {
+    /// A value in `0..<bound` (bound > 0); the modulo bias does not matter for choosing mutations.
     mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }
