@@ -1,4 +1,5 @@
 import Chain
+import EVM
 import EthereumCrypto
 import EthereumPrimitives
 import EthereumTransactions
@@ -11,17 +12,34 @@ import EthereumWire
 /// (malformed or deeply nested JSON, oversized bodies and batches, wrong parameter types) gets an
 /// error answer; nothing derived from a request can trap.
 public final class NodeRPCHandler: Sendable {
-    /// Bounds on what one request body may ask for.
+    /// Bounds on what one request body may ask for (docs/NODE.md, "Limits").
     public struct Limits: Sendable {
         /// The largest body, in bytes.
         public var maxBodyBytes: Int
         /// The most requests in one batch.
         public var maxBatchLength: Int
+        /// Gas cap and time limit of `eth_call`, `eth_estimateGas`, `eth_createAccessList` and
+        /// `debug_traceTransaction` (`--rpc-gas-cap`, `--rpc-evm-timeout`).
+        public var calls: CallLimits
+        /// Installed filters at most; the oldest goes when one more is installed.
+        public var maxFilters: Int
+        /// A filter not polled for this long is removed (geth: 5 minutes).
+        public var filterIdleTimeout: Duration
+        /// How much one `debug_traceTransaction` may record.
+        public var trace: TraceLimits
 
-        /// Creates limits (defaults: 5 MiB, 1000 requests).
-        public init(maxBodyBytes: Int = 5 << 20, maxBatchLength: Int = 1000) {
+        /// Creates limits (defaults: 5 MiB, 1000 requests, geth's call limits, 10,000 filters idle for
+        /// at most 5 minutes, 100 MB of trace).
+        public init(
+            maxBodyBytes: Int = 5 << 20, maxBatchLength: Int = 1000, calls: CallLimits = .standard,
+            maxFilters: Int = 10_000, filterIdleTimeout: Duration = .seconds(300), trace: TraceLimits = .standard
+        ) {
             self.maxBodyBytes = maxBodyBytes
             self.maxBatchLength = maxBatchLength
+            self.calls = calls
+            self.maxFilters = maxFilters
+            self.filterIdleTimeout = filterIdleTimeout
+            self.trace = trace
         }
     }
 
@@ -35,7 +53,7 @@ public final class NodeRPCHandler: Sendable {
     public let limits: Limits
     /// The `web3_clientVersion` answer.
     public let clientVersion: String
-    let filters = FilterRegistry()
+    let filters: FilterRegistry
     let devKeys: [Address: PrivateKey]
 
     /// A handler over `chain`.
@@ -43,6 +61,7 @@ public final class NodeRPCHandler: Sendable {
         self.chain = chain
         self.limits = limits
         self.clientVersion = clientVersion
+        self.filters = FilterRegistry(capacity: limits.maxFilters, idleTimeout: limits.filterIdleTimeout)
         var keys: [Address: PrivateKey] = [:]
         for account in chain.config.devAccounts { if let key = account.privateKey { keys[account.address] = key } }
         self.devKeys = keys
@@ -161,13 +180,13 @@ public final class NodeRPCHandler: Sendable {
             }
             return NodeWire.feeHistory(history)
         case .call(let request, let block):
-            let result = try await onChain { () async throws(ChainError) in try await chain.call(request, at: block) }
+            let result = try await onChain { () async throws(ChainError) in try await chain.call(request, at: block, limits: limits.calls) }
             if let error = result.error { throw JSONRPCErrorObject(error) }
             return NodeWire.data(result.output)
         case .estimateGas(let request, let block):
-            return NodeWire.q(try await onChain { () async throws(ChainError) in try await chain.estimateGas(request, at: block) })
+            return NodeWire.q(try await onChain { () async throws(ChainError) in try await chain.estimateGas(request, at: block, limits: limits.calls) })
         case .createAccessList(let request, let block):
-            let result = try await onChain { () async throws(ChainError) in try await chain.createAccessList(request, at: block) }
+            let result = try await onChain { () async throws(ChainError) in try await chain.createAccessList(request, at: block, limits: limits.calls) }
             var members: [(key: String, value: JSONValue)] = [
                 ("accessList", CallRequest.json(result.accessList)), ("gasUsed", NodeWire.q(result.gasUsed)),
             ]
@@ -222,17 +241,24 @@ public final class NodeRPCHandler: Sendable {
             return .array(try await onChain { () async throws(ChainError) in try await chain.logs(logFilter) }.map(NodeWire.log))
         case .uninstallFilter(let id):
             return .bool(await filters.uninstall(id))
-        case .traceTransaction(let hash):
-            return NodeWire.trace(try await onChain { () async throws(ChainError) in try await chain.trace(transaction: hash) })
+        case .traceTransaction(let hash, let options, let timeout):
+            var callLimits = limits.calls
+            if let timeout { callLimits.timeout = callLimits.timeout.map { Swift.min($0, timeout) } ?? timeout }
+            let trace = try await onChain { [callLimits, traceLimits = limits.trace] () async throws(ChainError) in
+                try await chain.trace(transaction: hash, options: options, limits: callLimits, traceLimits: traceLimits)
+            }
+            return NodeWire.trace(trace)
         case .snapshot:
             return NodeWire.q(await chain.snapshot())
         case .revert(let id):
             return .bool(try await onChain { () async throws(ChainError) in try await chain.revert(to: id) })
-        case .mine(let blocks, let timestamp):
-            _ = try await onChain { () async throws(ChainError) in try await chain.mine(blocks: Int(blocks), timestamp: timestamp) }
+        case .mine(let blocks, let timestamp, let interval):
+            _ = try await onChain { () async throws(ChainError) in
+                try await chain.mine(blocks: blocks, timestamp: timestamp, interval: interval)
+            }
             return .string("0x0")
         case .increaseTime(let seconds):
-            return .number(String(await chain.increaseTime(seconds)))
+            return .number(String(try await onChain { () async throws(ChainError) in try await chain.increaseTime(seconds) }))
         case .setNextBlockTimestamp(let timestamp):
             try await onChain { () async throws(ChainError) in try await chain.setNextBlockTimestamp(timestamp) }
             return .null
@@ -243,7 +269,7 @@ public final class NodeRPCHandler: Sendable {
             if seconds == 0 {
                 try await onChain { () async throws(ChainError) in try await chain.setAutomine(true) }
             } else {
-                await chain.setIntervalMining(Double(seconds))
+                try await onChain { () async throws(ChainError) in try await chain.setIntervalMining(Double(seconds)) }
             }
             return .bool(true)
         case .setBalance(let address, let value, let hardhat):
