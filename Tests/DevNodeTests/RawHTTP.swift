@@ -30,7 +30,9 @@ final class RawConnection {
             close(fd)
             throw RawHTTPError("connect to port \(port) failed")
         }
-        var timeout = timeval(tv_sec: Int(readTimeout), tv_usec: Int32((readTimeout - Double(Int(readTimeout))) * 1_000_000))
+        var timeout = timeval()
+        timeout.tv_sec = .init(Int(readTimeout))
+        timeout.tv_usec = .init(Int((readTimeout - Double(Int(readTimeout))) * 1_000_000))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
 

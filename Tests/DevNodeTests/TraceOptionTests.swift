@@ -20,6 +20,7 @@ import Testing
     static func traced(_ limits: NodeRPCHandler.Limits = .init()) async throws -> (HandlerHarness, String) {
         let h = try await HandlerHarness.make(limits: limits)
         _ = try await h.result("anvil_setCode", "[\"\(contract)\",\"\(code)\"]")
+        _ = try await h.result("evm_mine", "[]")  // the code in a block of its own, before the traced one
         let hash = try await h.send(to: contract, gas: "0x30d40")
         return (h, hash)
     }
@@ -101,6 +102,7 @@ import Testing
         let h = try await HandlerHarness.make(limits: NodeRPCHandler.Limits(calls: CallLimits(gasCap: 0, timeout: .seconds(30))))
         // A loop that runs 25,000,000 gas when mined; traced with a 100 ms timeout, it is aborted.
         _ = try await h.result("anvil_setCode", "[\"\(CallLimitTests.loopAddress)\",\"\(CallLimitTests.loop)\"]")
+        _ = try await h.result("evm_mine", "[]")
         let hash = try await h.send(to: CallLimitTests.loopAddress, gas: "0x17d7840")
         let answer = try await h.answer("debug_traceTransaction", "[\"\(hash)\",{\"timeout\":\"100ms\",\"disableStack\":true}]")
         let message = answer["error"]?["message"]?.stringValue ?? ""

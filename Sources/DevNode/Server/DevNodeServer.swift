@@ -54,7 +54,10 @@ public enum DevNodeServer {
             } catch {
                 let failure = NodeRPCHandler.errorResponse(
                     id: .null, .invalidRequest("body larger than \(limit) bytes"))
-                return Self.json(Array(failure.description.utf8), status: .contentTooLarge)
+                // The rest of the body is not read: the connection cannot carry another request.
+                var response = Self.json(Array(failure.description.utf8), status: .contentTooLarge)
+                response.headers[.connection] = "close"
+                return response
             }
             let answer = await handler.handle(body)
             // Only notifications: nothing to answer (JSON-RPC over HTTP: 204 No Content).
@@ -66,8 +69,8 @@ public enum DevNodeServer {
         return Application(
             router: router,
             server: .http1(
-                configuration: HTTP1Channel.Configuration(
-                    idleTimeout: .nanoseconds(idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000))),
+                configuration: .init(
+                    idleTimeout: TimeAmount.nanoseconds(idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000))),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: nil),
             onServerRunning: { channel in
                 let bound = channel.localAddress?.port ?? port

@@ -87,7 +87,8 @@ struct HTTPAccessMiddleware<Context: RequestContext>: RouterMiddleware {
     let policy: HTTPAccessPolicy
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let host = request.headers[.host] ?? request.head.authority
+        // HTTP/1.1's Host header (HTTPTypes keeps it as the request's authority).
+        let host = request.head.authority
         if let why = policy.refusal(host: host) { return Self.forbidden(why) }
         guard let origin = request.headers[.origin] else { return try await next(request, context) }
         guard let allowOrigin = policy.allowOriginHeader(origin: origin) else {

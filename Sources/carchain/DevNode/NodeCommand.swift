@@ -126,7 +126,8 @@ struct NodeCommand: AsyncParsableCommand {
             let timeout = Duration.milliseconds(Int64((httpTimeout * 1000).rounded()))
             try await DevNodeServer.run(
                 handler: node.handler, auth: node.auth, host: host, port: port, logger: logger, access: access,
-                timeouts: DevNodeServer.Timeouts(idle: timeout, body: timeout)
+                // The body's deadline comes first, so a stalled body gets its 408 before the idle close.
+                timeouts: DevNodeServer.Timeouts(idle: timeout, body: timeout * 0.9)
             ) { url in
                 try? lock?.setURL(url)
                 banner.print(url: url)
