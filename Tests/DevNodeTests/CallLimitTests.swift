@@ -81,7 +81,9 @@ import Testing
         let elapsed = clock.now - start
         #expect(answer["error"]?["code"] == .number("-32000"))
         #expect(answer["error"]?["message"] == .string("execution aborted (timeout = 300ms)"))
-        #expect(elapsed < .seconds(3), "took \(elapsed)")
+        // Bounded by the timeout, not by the gas (2^63 gas of this loop would take days); the margin covers a
+        // machine whose two cores run the rest of the suite at the same time.
+        #expect(elapsed < .seconds(30), "took \(elapsed)")
         _ = try await h.result("evm_mine", "[]")
         #expect(try await h.result("eth_blockNumber") == .string("0x1"))
     }

@@ -61,17 +61,13 @@ import Testing
     }
 
     @Test func idleFiltersExpire() async throws {
-        // Polled every 250 ms, a filter stays; one left alone for more than 2 s goes (margins for a loaded machine).
-        let h = try await HandlerHarness.make(limits: NodeRPCHandler.Limits(filterIdleTimeout: .seconds(2)))
+        // Over the handler: a filter left alone past the idle timeout is gone. (Which filters stay is checked
+        // with a manual clock in FilterRegistryTests: sleeps are not exact on a loaded machine.)
+        let h = try await HandlerHarness.make(limits: NodeRPCHandler.Limits(filterIdleTimeout: .milliseconds(300)))
         let idle = try #require(try await h.result("eth_newBlockFilter").stringValue)
-        let polled = try #require(try await h.result("eth_newBlockFilter").stringValue)
-        for _ in 0..<10 {
-            try await Task.sleep(for: .milliseconds(250))
-            _ = try await h.result("eth_getFilterChanges", "[\"\(polled)\"]")
-        }
+        try await Task.sleep(for: .milliseconds(600))
         let answer = try await h.answer("eth_getFilterChanges", "[\"\(idle)\"]")
         #expect(answer["error"]?["message"] == .string("filter not found"))
-        _ = try await h.result("evm_mine", "[]")
-        #expect(try await h.result("eth_getFilterChanges", "[\"\(polled)\"]").arrayValue?.count == 1)
+        #expect(try await h.result("eth_uninstallFilter", "[\"\(idle)\"]") == .bool(false))
     }
 }

@@ -26,23 +26,30 @@ actor FilterRegistry {
     let capacity: Int
     /// How long a filter lives without being polled.
     let idleTimeout: Duration
+    /// The time (injected by tests).
+    let now: @Sendable () -> ContinuousClock.Instant
     private var filters: [String: Filter] = [:]
-    private var lastSweep = ContinuousClock.now
+    private var lastSweep: ContinuousClock.Instant
 
-    init(capacity: Int = 10_000, idleTimeout: Duration = .seconds(300)) {
+    init(
+        capacity: Int = 10_000, idleTimeout: Duration = .seconds(300),
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
+    ) {
         self.capacity = Swift.max(1, capacity)
         self.idleTimeout = idleTimeout
+        self.now = now
+        self.lastSweep = now()
     }
 
     /// How many filters are installed (after removing the idle ones).
     var count: Int {
-        sweep(now: .now)
+        sweep(now: now())
         return filters.count
     }
 
     /// Installs a filter that reports changes after `head`; returns its id.
     func install(_ kind: Kind, head: UInt64) -> String {
-        let now = ContinuousClock.now
+        let now = now()
         if now - lastSweep >= .seconds(1) || filters.count >= capacity { sweep(now: now) }
         if filters.count >= capacity, let stalest = filters.min(by: { $0.value.lastUsed < $1.value.lastUsed })?.key {
             filters[stalest] = nil
@@ -55,7 +62,7 @@ actor FilterRegistry {
 
     /// The filter `id`, nil when unknown or idle too long; a lookup counts as a poll.
     func filter(_ id: String) -> Filter? {
-        let now = ContinuousClock.now
+        let now = now()
         guard var filter = filters[id] else { return nil }
         if now - filter.lastUsed > idleTimeout {
             filters[id] = nil
