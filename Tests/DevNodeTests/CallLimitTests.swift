@@ -100,6 +100,36 @@ import Testing
         #expect(answer["error"]?["message"] == .string("execution aborted (timeout = 200ms)"))
     }
 
+    @Test func aBatchIsBoundedAsAWhole() async throws {
+        // Ten looping calls of 200 ms each in a batch allowed 500 ms: the first ones are aborted, the rest are
+        // not run (-32002, geth's "request timed out"), and a notification among them gets no answer.
+        var limits = NodeRPCHandler.Limits(calls: CallLimits(gasCap: 0, timeout: .milliseconds(200)))
+        limits.batchTimeout = .milliseconds(500)
+        let h = try await HandlerHarness.make(limits: limits)
+        _ = try await h.result("anvil_setCode", "[\"\(Self.loopAddress)\",\"\(Self.loop)\"]")
+        let call = "\"method\":\"eth_call\",\"params\":[{\"to\":\"\(Self.loopAddress)\",\"gas\":\"0x7fffffffffffffff\"}]"
+        let requests = (0..<10).map { "{\"jsonrpc\":\"2.0\",\"id\":\($0),\(call)}" } + ["{\"jsonrpc\":\"2.0\",\(call)}"]
+        let answers = try #require(try await h.raw("[" + requests.joined(separator: ",") + "]").arrayValue)
+        #expect(answers.count == 10)
+        #expect(answers.map { $0["id"] } == (0..<10).map { JSONValue.number(String($0)) })
+        let codes = answers.compactMap { $0["error"]?["code"]?.description }
+        #expect(codes.count == 10)
+        #expect(codes.first == "-32000")
+        #expect(codes.last == "-32002")
+        #expect(answers.last?["error"]?["message"] == .string("request timed out"))
+
+        // Past 2000 bytes of answers, the remaining requests get -32003 "response too large".
+        var small = NodeRPCHandler.Limits()
+        small.maxBatchResponseBytes = 2000
+        let s = try await HandlerHarness.make(limits: small)
+        let blocks = (0..<20).map { "{\"jsonrpc\":\"2.0\",\"id\":\($0),\"method\":\"eth_getBlockByNumber\",\"params\":[\"0x0\",true]}" }
+        let big = try #require(try await s.raw("[" + blocks.joined(separator: ",") + "]").arrayValue)
+        #expect(big.count == 20)
+        #expect(big.first?["result"]?["number"] == .string("0x0"))
+        #expect(big.last?["error"]?["code"] == .number("-32003"))
+        #expect(big.last?["error"]?["message"] == .string("response too large"))
+    }
+
     @Test func durationsAreWrittenLikeGeth() {
         #expect(ChainError.executionTimeout(.seconds(5)).description == "execution aborted (timeout = 5s)")
         #expect(ChainError.executionTimeout(.milliseconds(1500)).description == "execution aborted (timeout = 1.5s)")

@@ -27,13 +27,21 @@ public final class NodeRPCHandler: Sendable {
         public var filterIdleTimeout: Duration
         /// How much one `debug_traceTransaction` may record.
         public var trace: TraceLimits
+        /// A batch's answers at most (geth's `--rpc.batch-response-max-size`, 25 MB); later requests get -32003.
+        public var maxBatchResponseBytes: Int
+        /// How long one batch may run; later requests get -32002 (geth answers them so when its HTTP write
+        /// timeout, 30 s, nears).
+        public var batchTimeout: Duration
 
         /// Creates limits (defaults: 5 MiB, 1000 requests, geth's call limits, 10,000 filters idle for
-        /// at most 5 minutes, 100 MB of trace).
+        /// at most 5 minutes, 100 MB of trace, 25 MB and 30 s per batch).
         public init(
             maxBodyBytes: Int = 5 << 20, maxBatchLength: Int = 1000, calls: CallLimits = .standard,
-            maxFilters: Int = 10_000, filterIdleTimeout: Duration = .seconds(300), trace: TraceLimits = .standard
+            maxFilters: Int = 10_000, filterIdleTimeout: Duration = .seconds(300), trace: TraceLimits = .standard,
+            maxBatchResponseBytes: Int = 25_000_000, batchTimeout: Duration = .seconds(30)
         ) {
+            self.maxBatchResponseBytes = maxBatchResponseBytes
+            self.batchTimeout = batchTimeout
             self.maxBodyBytes = maxBodyBytes
             self.maxBatchLength = maxBatchLength
             self.calls = calls
@@ -70,34 +78,63 @@ public final class NodeRPCHandler: Sendable {
     /// Answers one request body: a JSON-RPC request object or a batch (array) of them. Notifications
     /// (requests without an `id`) are executed and get no answer, as JSON-RPC 2.0 says: a body of only
     /// notifications gives an empty answer.
+    ///
+    /// A batch is bounded like geth's: once its answers pass ``Limits/maxBatchResponseBytes`` the remaining
+    /// requests are not run and get -32003 "response too large"; once it has run for ``Limits/batchTimeout``
+    /// they get -32002 "request timed out" (a batch of 1000 looping calls would otherwise hold the chain for
+    /// 1000 call timeouts).
     public func handle(_ body: [UInt8]) async -> [UInt8] {
-        guard let answer = await handleJSON(body) else { return [] }
-        return Array(answer.description.utf8)
-    }
-
-    /// ``handle(_:)`` before serialisation; nil when there is nothing to answer.
-    func handleJSON(_ body: [UInt8]) async -> JSONValue? {
         guard body.count <= limits.maxBodyBytes else {
-            return Self.errorResponse(id: .null, .invalidRequest("body of \(body.count) bytes is larger than \(limits.maxBodyBytes) bytes"))
+            return Self.bytes(Self.errorResponse(
+                id: .null, .invalidRequest("body of \(body.count) bytes is larger than \(limits.maxBodyBytes) bytes")))
         }
         let document: JSONValue
         do { document = try JSONParser.parse(body) } catch {
-            return Self.errorResponse(id: .null, .parseError(error.description))
+            return Self.bytes(Self.errorResponse(id: .null, .parseError(error.description)))
         }
-        if case .array(let requests) = document {
-            guard !requests.isEmpty else { return Self.errorResponse(id: .null, .invalidRequest("empty batch")) }
-            guard requests.count <= limits.maxBatchLength else {
-                return Self.errorResponse(
-                    id: .null, .invalidRequest("batch of \(requests.count) requests is longer than \(limits.maxBatchLength)"))
-            }
-            var answers: [JSONValue] = []
-            answers.reserveCapacity(requests.count)
-            for request in requests {
-                if let answer = await respond(request) { answers.append(answer) }
-            }
-            return answers.isEmpty ? nil : .array(answers)
+        guard case .array(let requests) = document else {
+            return await respond(document).map(Self.bytes) ?? []
         }
-        return await respond(document)
+        guard !requests.isEmpty else { return Self.bytes(Self.errorResponse(id: .null, .invalidRequest("empty batch"))) }
+        guard requests.count <= limits.maxBatchLength else {
+            return Self.bytes(Self.errorResponse(
+                id: .null, .invalidRequest("batch of \(requests.count) requests is longer than \(limits.maxBatchLength)")))
+        }
+        let started = ContinuousClock.now
+        var out: [UInt8] = [UInt8(ascii: "[")]
+        var answered = 0
+        for request in requests {
+            let answer: JSONValue?
+            if out.count > limits.maxBatchResponseBytes {
+                answer = Self.unrun(request, JSONRPCErrorObject(code: -32003, message: "response too large"))
+            } else if ContinuousClock.now - started > limits.batchTimeout {
+                answer = Self.unrun(request, JSONRPCErrorObject(code: -32002, message: "request timed out"))
+            } else {
+                answer = await respond(request)
+            }
+            guard let answer else { continue }
+            if answered > 0 { out.append(UInt8(ascii: ",")) }
+            out += Self.bytes(answer)
+            answered += 1
+        }
+        guard answered > 0 else { return [] }
+        out.append(UInt8(ascii: "]"))
+        return out
+    }
+
+    static func bytes(_ value: JSONValue) -> [UInt8] { Array(value.description.utf8) }
+
+    /// The answer to a batch request that was not run: `failure` for a request with an id, nothing for a
+    /// notification (which is then not executed either).
+    static func unrun(_ request: JSONValue, _ failure: JSONRPCErrorObject) -> JSONValue? {
+        guard case .object(let members) = request else {
+            return errorResponse(id: .null, .invalidRequest("a request must be a JSON object"))
+        }
+        guard let id = members.first(where: { $0.key == "id" })?.value else { return nil }
+        switch id {
+        case .null, .number, .string: return errorResponse(id: id, failure)
+        default: return errorResponse(id: .null, .invalidRequest("id must be a number, a string or null"))
+        }
     }
 
     /// The answer object for one request object; nil for a well-formed notification (no `id` member).
