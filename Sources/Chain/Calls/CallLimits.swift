@@ -8,7 +8,7 @@ import EthereumPrimitives
 ///   asking more is capped, not refused, as geth does. It bounds the call's memory too: memory costs
 ///   3·w + w²/512 gas for w words, so 50,000,000 gas buys at most about 157,000 words (5 MB).
 /// - The timeout stops the EVM, which then fails the request with "execution aborted (timeout = 5s)"; the
-///   chain answers other requests right after. It is checked on taken jumps and call entries, so a loop
+///   chain answers other requests right after. It is checked on jumps back (loops) and call entries, so a loop
 ///   stops within a millisecond of it. It covers the whole request (every run of `eth_estimateGas`'s search).
 public struct CallLimits: Sendable, Equatable {
     /// The most gas a call may use; 0 means no cap (then only the gas asked for, or the block's limit).

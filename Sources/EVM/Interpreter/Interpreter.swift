@@ -36,16 +36,16 @@ public struct Interpreter<H: Host, T: Tracer> {
     /// When execution must stop (``Status/aborted``), whatever gas is left: an `eth_call`'s time limit.
     /// Nil for transactions, which gas alone bounds.
     public let deadline: ContinuousClock.Instant?
-    /// Taken jumps left before the clock is compared with ``deadline`` (see `countJump`); without a
+    /// Jumps back left before the clock is compared with ``deadline`` (see `countJumpBack`); without a
     /// deadline it starts so high that it never runs out.
     @usableFromInline var jumpsUntilDeadlineCheck: Int
 
-    /// How many taken jumps run between two clock reads: a few hundred microseconds of the tightest
+    /// How many jumps back run between two clock reads: a few hundred microseconds of the tightest
     /// loop, so an abort comes well within a millisecond of the deadline.
     @usableFromInline static var jumpsPerDeadlineCheck: Int { 4096 }
 
     /// Creates an interpreter for `rules.fork`; with a `deadline`, execution stops with
-    /// ``Status/aborted`` once it has passed (checked on taken jumps and on entering a call).
+    /// ``Status/aborted`` once it has passed (checked on jumps back and on entering a call).
     public init(
         host: H, rules: ForkRules, block: BlockEnvironment, transaction: TransactionEnvironment, tracer: T,
         buffers: ExecutionBuffers = ExecutionBuffers(), deadline: ContinuousClock.Instant? = nil
