@@ -192,7 +192,8 @@ let package = Package(
             name: "DevNodeTests",
             dependencies: [
                 "DevNode", "Chain", "EthereumWire", "EthereumRPC", "EthereumPrimitives", "EthereumCrypto",
-                "EthereumTransactions", "EthereumABI", "CarChain", "TestSupport",
+                "EthereumTransactions", "EthereumABI", "CarChain", "TestSupport", "AuthEmulator",
+                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(

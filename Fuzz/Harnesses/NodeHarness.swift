@@ -22,14 +22,15 @@ extension FuzzHarness {
         "anvil_setNonce", "hardhat_setNonce", "anvil_setStorageAt", "hardhat_setStorageAt",
     ]
 
-    /// The node methods with a known, still open crash class (issue 14: `evm_mine`'s block count,
-    /// `evm_increaseTime`, `evm_setNextBlockTimestamp` and `evm_setIntervalMining` overflow). With
-    /// `CARCHAIN_FUZZ_AVOID_KNOWN=1` the node harness sends them only small numbers, so a campaign explores
-    /// past them; their reproducers are kept under Fuzz/regressions/node.
-    public static let nodeKnownCrashMethods: Set<String> = [
-        "evm_mine", "anvil_mine", "hardhat_mine", "evm_increaseTime", "anvil_increaseTime", "evm_setNextBlockTimestamp",
-        "anvil_setNextBlockTimestamp", "evm_setIntervalMining", "anvil_setIntervalMining",
-    ]
+    /// The node methods with a known, still open crash class. With `CARCHAIN_FUZZ_AVOID_KNOWN=1` the node harness
+    /// sends them only small numbers, so a campaign explores past them. Empty: issue 14's classes (`evm_mine`'s
+    /// block count, `evm_increaseTime`, `evm_setNextBlockTimestamp`, `evm_setIntervalMining`) are fixed, and their
+    /// reproducers under Fuzz/regressions pass.
+    public static let nodeKnownCrashMethods: Set<String> = []
+
+    /// The node's call limits in the harness: geth's gas cap, and a 1 s time limit (the node's default is 5 s) so
+    /// an input that loops costs the campaign a second, well under libFuzzer's per-input timeout.
+    static let nodeLimits = NodeRPCHandler.Limits(calls: CallLimits(gasCap: 50_000_000, timeout: .seconds(1)))
 
     static let avoidKnownCrashes = ProcessInfo.processInfo.environment["CARCHAIN_FUZZ_AVOID_KNOWN"] == "1"
 
@@ -43,7 +44,7 @@ extension FuzzHarness {
         do { chain = try await DevChain(config: .deterministic()) } catch {
             throw FuzzInvariantFailure(.node, "cannot open an in-memory chain: \(error)")
         }
-        let handler = NodeRPCHandler(chain: chain)
+        let handler = NodeRPCHandler(chain: chain, limits: nodeLimits)
         var generator = NodeCallGenerator(input: FuzzInput(data), avoidKnownCrashes: avoidKnownCrashes)
         defer { Task { await chain.close() } }
         let rounds = 1 + generator.input.index(8)

@@ -204,7 +204,7 @@ import Testing
     @Test func timeControls() async throws {
         let chain = try await DevChain(config: .deterministic(genesisTimestamp: 1_000, blockInterval: 12))
         #expect(try #require(try await chain.mine().first).header.timestamp == 1_012)
-        #expect(await chain.increaseTime(100) == 100)
+        #expect(try await chain.increaseTime(100) == 100)
         #expect(try #require(try await chain.mine().first).header.timestamp == 1_124)
         try await chain.setNextBlockTimestamp(5_000)
         #expect(try #require(try await chain.mine().first).header.timestamp == 5_000)
@@ -217,12 +217,12 @@ import Testing
 
     @Test func intervalMiningMinesOnItsOwn() async throws {
         let chain = try await DevChain(config: .deterministic())
-        await chain.setIntervalMining(0.05)
+        try await chain.setIntervalMining(0.05)
         #expect(await chain.isAutomining == false)
         try await chain.sendRawTransaction(F.dynamicFee(F.key0, nonce: 0, to: F.address1).encoded)
         let receipt = await chain.waitForTransaction(hash: F.dynamicFee(F.key0, nonce: 0, to: F.address1).hash)
         #expect(receipt?.status == true)
-        await chain.setIntervalMining(nil)
+        try await chain.setIntervalMining(nil)
         #expect(await chain.blockNumber() >= 1)
         await chain.close()
     }

@@ -17,7 +17,9 @@ public struct LocalNode: Sendable {
     public let directory: URL?
 
     /// Opens everything; on failure nothing is left open.
-    public static func open(config: ChainConfig, directory: URL?) async throws -> LocalNode {
+    public static func open(
+        config: ChainConfig, directory: URL?, limits: NodeRPCHandler.Limits = NodeRPCHandler.Limits()
+    ) async throws -> LocalNode {
         let chain: DevChain
         do {
             chain = try await DevChain(config: config, storage: directory.map { .directory($0) } ?? .memory)
@@ -42,7 +44,7 @@ public struct LocalNode: Sendable {
             await chain.close()
             throw AppError.failed("cannot start the auth emulator: \(error)")
         }
-        return LocalNode(chain: chain, contract: contract, auth: auth, handler: NodeRPCHandler(chain: chain), directory: directory)
+        return LocalNode(chain: chain, contract: contract, auth: auth, handler: NodeRPCHandler(chain: chain, limits: limits), directory: directory)
     }
 
     /// Closes the chain (the auth emulator's store closes with the process).

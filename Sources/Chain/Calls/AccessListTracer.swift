@@ -45,7 +45,7 @@ struct AccessListTracer: Tracer {
 
     mutating func willExecute(
         pc: Int, opcode: UInt8, gas: Int64, depth: Int, refund: Int64, stack: UnsafeBufferPointer<UInt256>,
-        memorySize: Int
+        memory: UnsafeRawBufferPointer, returnData: [UInt8], address: Address
     ) {
         if depth >= frames.count {
             frames.append(nextFrame)

@@ -29,7 +29,7 @@ struct PreparedCall: Sendable {
 enum CallExecutor {
     static func run<T: Tracer>(
         _ call: PreparedCall, on journaled: inout JournaledState, block: BlockEnvironment, fork: Hardfork,
-        tracer: inout T, buffers: ExecutionBuffers
+        tracer: inout T, buffers: ExecutionBuffers, deadline: ContinuousClock.Instant? = nil
     ) throws(ChainError) -> CallResult {
         let rules = ForkRules(fork)
         let intrinsic = call.transaction.intrinsicGas(fork: fork)
@@ -64,7 +64,8 @@ enum CallExecutor {
             gas: Int64(clamping: call.gas - intrinsic.gas))
         let environment = TransactionEnvironment(origin: call.from, gasPrice: call.gasPrice, blobHashes: call.blobHashes)
         let result = MessageExecution.run(
-            message, in: &journaled, rules: rules, block: block, transaction: environment, tracer: &tracer, buffers: buffers)
+            message, in: &journaled, rules: rules, block: block, transaction: environment, tracer: &tracer, buffers: buffers,
+            deadline: deadline)
         let gasUsed = MessageExecution.settle(gasLimit: call.gas, result: result, rules: rules, floor: intrinsic.floor).gasUsed
         if let reason = result.unsupportedReason { throw .executionFailed("unsupported by this EVM: \(reason)") }
         return CallResult(

@@ -46,6 +46,9 @@ public struct ChainConfig: Sendable {
     public var blockTime: Duration?
     /// The header's extra data (at most 32 bytes).
     public var extraData: [UInt8] = []
+    /// The most transactions the pool holds (waiting for interval mining, or for a missing nonce); one
+    /// more is refused with "txpool is full" (geth's error). Replacing a pooled transaction does not count.
+    public var maxPendingTransactions: Int = 10_000
 
     /// The defaults.
     public init() {}

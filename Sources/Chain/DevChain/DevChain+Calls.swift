@@ -5,9 +5,10 @@ import EthereumTransactions
 extension DevChain {
     /// Executes a call against the state at `id` without changing anything (`eth_call`). A revert
     /// or halt is returned in the result (see ``CallResult/error``); invalid parameters (funds,
-    /// fee cap, intrinsic gas) throw.
-    public func call(_ request: CallRequest, at id: BlockID = .latest) throws(ChainError) -> CallResult {
-        var context = try callContext(request, at: id)
+    /// fee cap, intrinsic gas) throw, and so does running past `limits.timeout`
+    /// (``ChainError/executionTimeout(_:)``). The gas is capped by `limits.gasCap`.
+    public func call(_ request: CallRequest, at id: BlockID = .latest, limits: CallLimits = .standard) throws(ChainError) -> CallResult {
+        var context = try callContext(request, at: id, limits: limits)
         var tracer = NoTracer()
         return try run(context.call, in: &context, tracer: &tracer)
     }
@@ -16,11 +17,12 @@ extension DevChain {
     /// between the intrinsic gas and the request's gas (or the block gas limit, or what the sender can
     /// pay for at the request's price). A call that fails at the cap throws its revert
     /// (``ChainError/executionReverted(data:reason:)``), its error, or
-    /// ``ChainError/gasRequiredExceedsAllowance(_:)`` when it ran out of gas.
-    public func estimateGas(_ request: CallRequest, at id: BlockID = .latest) throws(ChainError) -> UInt64 {
-        var context = try callContext(request, at: id)
+    /// ``ChainError/gasRequiredExceedsAllowance(_:)`` when it ran out of gas. The search starts from the
+    /// gas capped by `limits.gasCap`, and all of its runs together get `limits.timeout`.
+    public func estimateGas(_ request: CallRequest, at id: BlockID = .latest, limits: CallLimits = .standard) throws(ChainError) -> UInt64 {
+        var context = try callContext(request, at: id, limits: limits)
         var call = context.call
-        var hi = request.gas ?? context.environment.gasLimit
+        var hi = call.gas
         if !call.gasPrice.isZero {
             let balance = try self.balance(call.from, at: id)
             let available = balance > call.value ? balance - call.value : .zero
@@ -39,29 +41,27 @@ extension DevChain {
             throw first.error ?? .executionFailed("execution failed")
         }
         // geth's first guess: the gas used plus the most a refund or the 63/64 rule can hide.
-        let optimistic = (first.gasUsed + 2300) * 64 / 63
+        let (padded, o1) = first.gasUsed.addingReportingOverflow(2300)
+        let (scaled, o2) = padded.multipliedReportingOverflow(by: 64)
+        let optimistic = o1 || o2 ? UInt64.max : scaled / 63
         if optimistic > lo && optimistic < hi {
             call.gas = optimistic
-            if let result = try? run(call, in: &context, tracer: &tracer), result.isSuccess {
-                hi = optimistic
-            } else {
-                lo = optimistic
-            }
+            if try succeeds(call, in: &context, tracer: &tracer) { hi = optimistic } else { lo = optimistic }
         }
         while lo + 1 < hi {
             let mid = lo + (hi - lo) / 2
             call.gas = mid
-            let ok: Bool
-            do { ok = try run(call, in: &context, tracer: &tracer).isSuccess } catch { ok = false }
-            if ok { hi = mid } else { lo = mid }
+            if try succeeds(call, in: &context, tracer: &tracer) { hi = mid } else { lo = mid }
         }
         return hi
     }
 
     /// The accounts and slots a call touches and the gas it uses with them listed
     /// (`eth_createAccessList`). Runs until the list stops changing (at most 4 runs).
-    public func createAccessList(_ request: CallRequest, at id: BlockID = .latest) throws(ChainError) -> AccessListResult {
-        var context = try callContext(request, at: id)
+    public func createAccessList(
+        _ request: CallRequest, at id: BlockID = .latest, limits: CallLimits = .standard
+    ) throws(ChainError) -> AccessListResult {
+        var context = try callContext(request, at: id, limits: limits)
         var call = context.call
         var excluded: Set<Address> = [call.from]
         if let to = call.to { excluded.insert(to) }
@@ -80,8 +80,14 @@ extension DevChain {
     }
 
     /// Re-executes the block of a mined transaction up to it and traces it with a struct-log tracer
-    /// (`debug_traceTransaction`).
-    public func trace(transaction hash: Bytes32) throws(ChainError) -> StructLogTrace {
+    /// (`debug_traceTransaction`) recording what `options` ask for. Fails with
+    /// ``ChainError/traceTooLarge(_:)`` past `traceLimits` and ``ChainError/executionTimeout(_:)`` past
+    /// `limits.timeout`.
+    public func trace(
+        transaction hash: Bytes32, options: StructLogOptions = StructLogOptions(), limits: CallLimits = .standard,
+        traceLimits: TraceLimits = .standard
+    ) throws(ChainError) -> StructLogTrace {
+        let deadline = limits.deadline()
         guard let position = try store.transactionPosition(hash: hash), let mined = try minedBlock(position.block),
             position.block > 0
         else { throw .unknownTransaction(hash) }
@@ -89,19 +95,30 @@ extension DevChain {
         var state = try self.state(at: position.block - 1)
         let env = environment(of: block.header)
         let hashes = blockHashFunction(upTo: position.block - 1)
+        var noTracer = NoTracer()
         for i in 0..<position.index {
-            _ = try? TransactionExecutor.execute(
+            let earlier = try? TransactionExecutor.execute(
                 ExecutableTransaction(block.transactions[i], sender: block.senders[i]), state: &state, block: env,
-                fork: hardfork, blockHashes: hashes, buffers: buffers)
+                fork: hardfork, blockHashes: hashes, tracer: &noTracer, buffers: buffers, deadline: deadline)
+            if earlier?.status == .aborted { throw .executionTimeout(limits.timeout ?? .zero) }
         }
-        var tracer = StructLogTracer()
+        var tracer = StructLogTracer(options: options, maxBytes: traceLimits.maxBytes)
         let outcome: TransactionOutcome
         do {
             outcome = try TransactionExecutor.execute(
                 ExecutableTransaction(block.transactions[position.index], sender: block.senders[position.index]),
-                state: &state, block: env, fork: hardfork, blockHashes: hashes, tracer: &tracer, buffers: buffers)
+                state: &state, block: env, fork: hardfork, blockHashes: hashes, tracer: &tracer, buffers: buffers,
+                deadline: deadline)
         } catch {
             throw .executionFailed("cannot re-execute \(hash): \(error)")
+        }
+        if outcome.status == .aborted {
+            throw .executionTimeout(limits.timeout ?? .zero)
+        }
+        if tracer.overflowed {
+            throw .traceTooLarge(
+                "the struct logs passed \(traceLimits.maxBytes) bytes after \(tracer.logs.count) steps; ask for less "
+                    + "with the tracer options limit, disableStack, disableStorage or enableMemory: false")
         }
         return StructLogTrace(
             gas: outcome.gasUsed, failed: !outcome.isSuccess, returnValue: outcome.output, structLogs: tracer.logs)
@@ -116,25 +133,29 @@ extension DevChain {
         var hashes: @Sendable (UInt64) -> Bytes32
         /// The state of an earlier block; nil runs on the live state.
         var historical: WorldState?
+        /// The request's limits, and the instant its time runs out.
+        var limits: CallLimits
+        var deadline: ContinuousClock.Instant?
     }
 
-    func callContext(_ request: CallRequest, at id: BlockID) throws(ChainError) -> CallContext {
+    func callContext(_ request: CallRequest, at id: BlockID, limits: CallLimits) throws(ChainError) -> CallContext {
         guard let number = resolve(id) else { throw .unknownBlock("\(id)") }
         var env: BlockEnvironment
         if case .pending = id {
-            env = nextBlockEnvironment(timestamp: peekTimestamp())
+            env = nextBlockEnvironment(timestamp: try peekTimestamp())
         } else {
             guard let header = number == head.number ? head : try store.header(number: number) else {
                 throw .unknownBlock("\(id)")
             }
             env = environment(of: header)
         }
-        let call = try prepare(request, environment: &env)
+        var call = try prepare(request, environment: &env)
+        call.gas = limits.capped(call.gas)
         var historical: WorldState?
         if let stateNumber = try self.stateNumber(id) { historical = try state(at: stateNumber) }
         return CallContext(
             call: call, environment: env, hashes: blockHashFunction(upTo: env.number > 0 ? env.number - 1 : 0),
-            historical: historical)
+            historical: historical, limits: limits, deadline: limits.deadline())
     }
 
     /// Fills a request's defaults: sender zero, gas the block's limit, and the price: zero (with a
@@ -162,14 +183,30 @@ extension DevChain {
             blobHashes: request.blobVersionedHashes ?? [])
     }
 
+    /// Runs a call in its context; past the context's deadline it throws ``ChainError/executionTimeout(_:)``.
     func run<T: Tracer>(_ call: PreparedCall, in context: inout CallContext, tracer: inout T) throws(ChainError) -> CallResult {
+        let result: CallResult
         if let historical = context.historical {
             var journaled = JournaledState(state: historical, blockHashes: context.hashes)
-            return try CallExecutor.run(
-                call, on: &journaled, block: context.environment, fork: hardfork, tracer: &tracer, buffers: buffers)
+            result = try CallExecutor.run(
+                call, on: &journaled, block: context.environment, fork: hardfork, tracer: &tracer, buffers: buffers,
+                deadline: context.deadline)
+        } else {
+            working.blockHashes = context.hashes
+            result = try CallExecutor.run(
+                call, on: &working, block: context.environment, fork: hardfork, tracer: &tracer, buffers: buffers,
+                deadline: context.deadline)
         }
-        working.blockHashes = context.hashes
-        return try CallExecutor.run(
-            call, on: &working, block: context.environment, fork: hardfork, tracer: &tracer, buffers: buffers)
+        if result.status == .aborted { throw .executionTimeout(context.limits.timeout ?? .zero) }
+        return result
+    }
+
+    /// One run of `eth_estimateGas`'s search: whether the call succeeds with `call.gas`. A call that
+    /// cannot start with that gas (intrinsic gas, funds) counts as failing; the time limit ends the search.
+    private func succeeds<T: Tracer>(_ call: PreparedCall, in context: inout CallContext, tracer: inout T) throws(ChainError) -> Bool {
+        do { return try run(call, in: &context, tracer: &tracer).isSuccess } catch {
+            if case .executionTimeout = error { throw error }
+            return false
+        }
     }
 }

@@ -43,19 +43,55 @@ extension DevChain {
 
     // MARK: Time
 
-    /// Moves time forward by `seconds` for the next blocks; returns the total added so far.
+    /// The largest block timestamp the chain accepts: 2^63 − 1 (about 292 billion years from 1970). The
+    /// header encodes any 64-bit value, but a timestamp above this no longer fits a signed 64-bit integer
+    /// (SQLite's, and the Unix time of most clients and libraries: anvil converts timestamps to i64), and
+    /// the headroom up to 2^64 − 1 keeps every later `parent + 1` and `+ step` computable.
+    public static let maxTimestamp = UInt64(Int64.max)
+
+    /// Moves time forward by `seconds` for the next blocks; returns the total added so far. Refused
+    /// (-32602, nothing changed) when the next block's timestamp would pass ``maxTimestamp``.
     @discardableResult
-    public func increaseTime(_ seconds: UInt64) -> UInt64 {
-        timeOffset += seconds
-        if case .fixedStep = config.clock { pendingTimeJump += seconds }
+    public func increaseTime(_ seconds: UInt64) throws(ChainError) -> UInt64 {
+        let tooFar = ChainError.invalidParams(
+            "increasing time by \(seconds) seconds would put the next block past the largest timestamp \(Self.maxTimestamp) (2^63-1)")
+        guard let total = Self.timestampSum(timeOffset, seconds) else { throw tooFar }
+        switch config.clock {
+        case .fixedStep(let step):
+            guard let jump = Self.timestampSum(pendingTimeJump, seconds), Self.timestampSum(head.timestamp, step, jump) != nil
+            else { throw tooFar }
+            pendingTimeJump = jump
+        case .system, .custom:
+            guard Self.timestampSum(config.clock.now() ?? 0, total) != nil else { throw tooFar }
+        }
+        timeOffset = total
         return timeOffset
     }
 
-    /// Fixes the next block's timestamp (it must be after the head's).
+    /// Fixes the next block's timestamp (after the head's, at most ``maxTimestamp``).
     public func setNextBlockTimestamp(_ timestamp: UInt64) throws(ChainError) {
+        try Self.checkTimestamp(timestamp)
         guard timestamp > head.timestamp else { throw .timestampTooLow(requested: timestamp, head: head.timestamp) }
         nextTimestamp = timestamp
         if let now = config.clock.now(), timestamp > now { timeOffset = timestamp - now }
+    }
+
+    /// Refuses a requested timestamp above ``maxTimestamp``.
+    static func checkTimestamp(_ timestamp: UInt64) throws(ChainError) {
+        guard timestamp <= maxTimestamp else {
+            throw .invalidParams("timestamp \(timestamp) is past the largest timestamp \(maxTimestamp) (2^63-1)")
+        }
+    }
+
+    /// The sum of timestamps and second counts, nil when it passes ``maxTimestamp``.
+    static func timestampSum(_ parts: UInt64...) -> UInt64? {
+        var total: UInt64 = 0
+        for part in parts {
+            let (sum, overflow) = total.addingReportingOverflow(part)
+            guard !overflow, sum <= maxTimestamp else { return nil }
+            total = sum
+        }
+        return total
     }
 
     // MARK: Snapshots (evm_snapshot / evm_revert)

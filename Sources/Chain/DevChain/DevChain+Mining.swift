@@ -6,18 +6,43 @@ import EthereumTrie
 extension DevChain {
     // MARK: Public mining controls
 
-    /// Mines `blocks` blocks, each filled from the pool (transactions that fit the gas limit,
-    /// highest priority fee first); the first gets `timestamp` when given. Returns the new blocks.
+    /// The most blocks one ``mine(blocks:timestamp:interval:)`` (`evm_mine`, `anvil_mine`) may mine: each is
+    /// written to the database before the call returns, so a huge count would hold the chain for hours.
+    public static let maxBlocksPerMine = 10_000
+
+    /// The longest mining interval (`evm_setIntervalMining`, `--block-time`): one year, in seconds.
+    public static let maxMiningInterval: Double = 31_536_000
+
+    /// Mines `blocks` blocks (0 ... ``maxBlocksPerMine``), each filled from the pool (transactions that fit
+    /// the gas limit, highest priority fee first). The first gets `timestamp` when given; with `interval`,
+    /// each later block is that many seconds after the one before (`anvil_mine`'s second parameter).
+    /// Returns the new blocks.
     @discardableResult
-    public func mine(blocks: Int = 1, timestamp: UInt64? = nil) throws(ChainError) -> [Block] {
-        guard blocks >= 0 else { throw .invalidParams("block count \(blocks) is negative") }
-        if let timestamp, timestamp <= head.timestamp {
-            throw .timestampTooLow(requested: timestamp, head: head.timestamp)
+    public func mine(blocks: Int = 1, timestamp: UInt64? = nil, interval: UInt64? = nil) throws(ChainError) -> [Block] {
+        guard (0...Self.maxBlocksPerMine).contains(blocks) else {
+            throw .invalidParams("block count \(blocks) is not in 0...\(Self.maxBlocksPerMine)")
+        }
+        if let timestamp {
+            try Self.checkTimestamp(timestamp)
+            if timestamp <= head.timestamp { throw .timestampTooLow(requested: timestamp, head: head.timestamp) }
+        }
+        if let interval {
+            guard interval >= 1 else { throw .invalidParams("interval must be at least 1 second") }
+            let first: UInt64
+            if let timestamp { first = timestamp } else { first = try peekTimestamp() }
+            let (span, o1) = interval.multipliedReportingOverflow(by: UInt64(Swift.max(blocks - 1, 0)))
+            guard !o1, Self.timestampSum(first, span) != nil else {
+                throw .invalidParams(
+                    "\(blocks) blocks \(interval) seconds apart would pass the largest timestamp \(Self.maxTimestamp) (2^63-1)")
+            }
         }
         var mined: [Block] = []
-        for i in 0..<blocks {
-            let result = try mineBlock(limit: Int.max, timestamp: i == 0 ? timestamp : nil, allowEmpty: true)
+        var next = timestamp
+        for _ in 0..<blocks {
+            let result = try mineBlock(limit: Int.max, timestamp: next, allowEmpty: true)
             if let block = result.block { mined.append(block) }
+            // Checked above: the last block's timestamp is at most maxTimestamp.
+            next = interval.map { head.timestamp + $0 }
         }
         return mined
     }
@@ -35,13 +60,17 @@ extension DevChain {
     /// True while every transaction is mined in its own block as it arrives.
     public var isAutomining: Bool { automine }
 
-    /// Mines a block every `seconds` (turning automine off); nil or 0 stops interval mining.
-    public func setIntervalMining(_ seconds: Double?) {
+    /// Mines a block every `seconds` (turning automine off; at most ``maxMiningInterval``, at least a
+    /// millisecond); nil or 0 stops interval mining.
+    public func setIntervalMining(_ seconds: Double?) throws(ChainError) {
+        if let seconds, !(seconds == 0 || (seconds >= 0.001 && seconds <= Self.maxMiningInterval)) {
+            throw .invalidParams("mining interval \(seconds) s is not 0 (off) or in 0.001...\(Int(Self.maxMiningInterval)) seconds")
+        }
         intervalTask?.cancel()
         intervalTask = nil
         guard let seconds, seconds > 0 else { return }
         automine = false
-        startIntervalMining(.milliseconds(Int64(seconds * 1000)))
+        startIntervalMining(.milliseconds(Int64((seconds * 1000).rounded())))
     }
 
     func startIntervalMining(_ interval: Duration) {
@@ -105,21 +134,10 @@ extension DevChain {
         return { n in n >= first && n <= last ? recent[Int(n - first)] : .zero }
     }
 
-    /// The timestamp of the next block, consuming a pending `setNextBlockTimestamp` or time jump.
-    func takeNextTimestamp() -> UInt64 {
-        if let next = nextTimestamp {
-            nextTimestamp = nil
-            pendingTimeJump = 0
-            return next
-        }
-        switch config.clock {
-        case .fixedStep(let step):
-            defer { pendingTimeJump = 0 }
-            return head.timestamp + step + pendingTimeJump
-        case .system, .custom:
-            let now = (config.clock.now() ?? 0) + timeOffset
-            return Swift.max(now, head.timestamp + 1)
-        }
+    /// Consumes a pending `setNextBlockTimestamp` or time jump, once a block took ``peekTimestamp()``.
+    func consumeNextTimestamp() {
+        nextTimestamp = nil
+        pendingTimeJump = 0
     }
 
     /// Builds, commits and announces one block with up to `limit` pool transactions. With
@@ -133,7 +151,8 @@ extension DevChain {
         pool.dropStale { working.nonce(of: $0) }
         guard allowEmpty || !pool.isEmpty else { return (nil, [:]) }
 
-        let blockTimestamp = timestamp ?? peekTimestamp()
+        let blockTimestamp: UInt64
+        if let timestamp { blockTimestamp = timestamp } else { blockTimestamp = try peekTimestamp() }
         let env = nextBlockEnvironment(timestamp: blockTimestamp)
         working.blockHashes = blockHashFunction(upTo: head.number)
 
@@ -179,7 +198,7 @@ extension DevChain {
             outcomes.append(outcome)
         }
         if included.isEmpty && !allowEmpty { return (nil, rejected) }
-        if timestamp == nil { _ = takeNextTimestamp() }
+        if timestamp == nil { consumeNextTimestamp() }
 
         // State: incremental trie update and the reverse diff, from what the block changed.
         let changes = working.takeChanges()
@@ -248,13 +267,21 @@ extension DevChain {
         return (block, rejected)
     }
 
-    /// The timestamp the next block will get, without consuming it.
-    func peekTimestamp() -> UInt64 {
+    /// The timestamp the next block will get, without consuming it. Fails when it would pass
+    /// ``maxTimestamp`` (the chain has reached the end of time: only a revert to a snapshot helps).
+    func peekTimestamp() throws(ChainError) -> UInt64 {
         if let next = nextTimestamp { return next }
+        let next: UInt64?
         switch config.clock {
-        case .fixedStep(let step): return head.timestamp + step + pendingTimeJump
-        case .system, .custom: return Swift.max((config.clock.now() ?? 0) + timeOffset, head.timestamp + 1)
+        case .fixedStep(let step): next = Self.timestampSum(head.timestamp, step, pendingTimeJump)
+        case .system, .custom:
+            next = Self.timestampSum(head.timestamp, 1).map { Swift.max(Self.timestampSum(config.clock.now() ?? 0, timeOffset) ?? $0, $0) }
         }
+        guard let next else {
+            throw .invalidParams(
+                "the next block's timestamp would pass the largest timestamp \(Self.maxTimestamp) (2^63-1); revert to a snapshot")
+        }
+        return next
     }
 
     /// Receipts with their chain positions, from the stored parts.

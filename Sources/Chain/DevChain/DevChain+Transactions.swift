@@ -52,7 +52,10 @@ extension DevChain {
         } else {
             let baseFee = nextBaseFee ?? .zero
             var tip = request.maxPriorityFeePerGas ?? maxPriorityFeePerGas()
-            let maxFee = request.maxFeePerGas ?? (baseFee &* UInt256(2) &+ tip)
+            // Default fee cap: twice the base fee plus the tip (saturating: a tip near 2^256 caps itself).
+            let (doubled, o1) = baseFee.multipliedReportingOverflow(by: UInt256(2))
+            let (sum, o2) = doubled.addingReportingOverflow(tip)
+            let maxFee = request.maxFeePerGas ?? (o1 || o2 ? UInt256.max : sum)
             if tip > maxFee { tip = maxFee }
             transaction = .dynamicFee(
                 DynamicFeeTransaction(
@@ -125,10 +128,16 @@ extension DevChain {
         }
         if let existing = pool.transaction(sender: sender, nonce: tx.nonce) {
             let old = existing.signed.transaction
-            let bump = { (fee: UInt256) -> UInt256 in fee &+ fee / UInt256(10) }
-            if tx.maxFeePerGas < bump(old.maxFeePerGas) || tx.maxPriorityFeePerGas < bump(old.maxPriorityFeePerGas) {
-                throw .replacementUnderpriced
+            // The fee must rise by 10%; a bump past 2^256 cannot be paid, so nothing replaces such a fee.
+            let bump = { (fee: UInt256) -> UInt256? in
+                let (bumped, overflow) = fee.addingReportingOverflow(fee / UInt256(10))
+                return overflow ? nil : bumped
             }
+            guard let feeCap = bump(old.maxFeePerGas), let tipCap = bump(old.maxPriorityFeePerGas),
+                tx.maxFeePerGas >= feeCap, tx.maxPriorityFeePerGas >= tipCap
+            else { throw .replacementUnderpriced }
+        } else if pool.count >= config.maxPendingTransactions {
+            throw .poolFull(limit: config.maxPendingTransactions)
         }
         pool.add(signed, sender: sender)
         if automine {

@@ -35,15 +35,18 @@ enum MessageExecution {
         return .call(from: sender, to: to, value: value, input: data, gas: gas)
     }
 
-    /// Runs `message` in an interpreter whose host is `journaled`, moved in and back rather than copied.
+    /// Runs `message` in an interpreter whose host is `journaled`, moved in and back rather than copied;
+    /// past `deadline` (calls and traces only) it stops with ``Status/aborted``.
     static func run<T: Tracer>(
         _ message: Message, in journaled: inout JournaledState, rules: ForkRules, block: BlockEnvironment,
-        transaction: TransactionEnvironment, tracer: inout T, buffers: ExecutionBuffers
+        transaction: TransactionEnvironment, tracer: inout T, buffers: ExecutionBuffers,
+        deadline: ContinuousClock.Instant? = nil
     ) -> ExecutionResult {
         var host = JournaledState(state: WorldState(), blockHashes: journaled.blockHashes)
         swap(&host, &journaled)
         var interpreter = Interpreter(
-            host: consume host, rules: rules, block: block, transaction: transaction, tracer: tracer, buffers: buffers)
+            host: consume host, rules: rules, block: block, transaction: transaction, tracer: tracer, buffers: buffers,
+            deadline: deadline)
         let result = interpreter.execute(message)
         tracer = interpreter.tracer
         swap(&interpreter.host, &journaled)

@@ -37,14 +37,14 @@ public enum TransactionExecutor {
     public static func execute<T: Tracer>(
         _ transaction: ExecutableTransaction, state: inout WorldState, block: BlockEnvironment, fork: Hardfork,
         blockGasAvailable: UInt64? = nil, blockHashes: @escaping @Sendable (UInt64) -> Bytes32 = { _ in .zero },
-        tracer: inout T, buffers: ExecutionBuffers = ExecutionBuffers()
+        tracer: inout T, buffers: ExecutionBuffers = ExecutionBuffers(), deadline: ContinuousClock.Instant? = nil
     ) throws(TransactionValidationError) -> TransactionOutcome {
         var journaled = JournaledState(state: WorldState(), blockHashes: blockHashes)
         swap(&journaled.state, &state)  // move, so the accounts are not copied on first write
         defer { swap(&journaled.state, &state) }
         let outcome = try execute(
             transaction, in: &journaled, block: block, fork: fork, blockGasAvailable: blockGasAvailable,
-            tracer: &tracer, buffers: buffers)
+            tracer: &tracer, buffers: buffers, deadline: deadline)
         journaled.finalize(rules: ForkRules(fork))
         return outcome
     }
@@ -68,7 +68,7 @@ public enum TransactionExecutor {
     public static func execute<T: Tracer>(
         _ transaction: ExecutableTransaction, in journaled: inout JournaledState, block: BlockEnvironment,
         fork: Hardfork, blockGasAvailable: UInt64? = nil, tracer: inout T,
-        buffers: ExecutionBuffers = ExecutionBuffers()
+        buffers: ExecutionBuffers = ExecutionBuffers(), deadline: ContinuousClock.Instant? = nil
     ) throws(TransactionValidationError) -> TransactionOutcome {
         let rules = ForkRules(fork)
         let intrinsic = try validate(
@@ -88,7 +88,8 @@ public enum TransactionExecutor {
         let environment = TransactionEnvironment(
             origin: sender, gasPrice: gasPrice, blobHashes: tx.blobVersionedHashes)
         let result = MessageExecution.run(
-            message, in: &journaled, rules: rules, block: block, transaction: environment, tracer: &tracer, buffers: buffers)
+            message, in: &journaled, rules: rules, block: block, transaction: environment, tracer: &tracer, buffers: buffers,
+            deadline: deadline)
         let (gasUsed, refund) = MessageExecution.settle(gasLimit: tx.gasLimit, result: result, rules: rules, floor: intrinsic.floor)
         let gasLeft = tx.gasLimit - gasUsed
         journaled.addBalance(sender, UInt256(gasLeft) &* gasPrice)

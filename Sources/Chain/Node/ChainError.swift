@@ -27,6 +27,12 @@ public enum ChainError: Error, Sendable, Equatable, CustomStringConvertible {
     case executionFailed(String)
     /// `eth_estimateGas` found no gas limit up to the cap under which the call succeeds.
     case gasRequiredExceedsAllowance(UInt64)
+    /// A call or trace ran past its time limit (``CallLimits/timeout``) and was stopped.
+    case executionTimeout(Duration)
+    /// The pool holds its maximum of pending transactions (``ChainConfig/maxPendingTransactions``).
+    case poolFull(limit: Int)
+    /// A trace grew past its size limit; the reason says which and how to ask for less.
+    case traceTooLarge(String)
     /// A parameter is out of range.
     case invalidParams(String)
     /// The requested timestamp is not after the head's.
@@ -74,6 +80,9 @@ public enum ChainError: Error, Sendable, Equatable, CustomStringConvertible {
             return reason.map { "execution reverted: \($0)" } ?? "execution reverted"
         case .executionFailed(let why): return why
         case .gasRequiredExceedsAllowance(let cap): return "gas required exceeds allowance (\(cap))"
+        case .executionTimeout(let limit): return "execution aborted (timeout = \(CallLimits.describe(limit)))"
+        case .poolFull(let limit): return "txpool is full (\(limit) pending transactions; mine some first)"
+        case .traceTooLarge(let why): return "trace too large: \(why)"
         case .invalidParams(let why): return "invalid params: \(why)"
         case .timestampTooLow(let requested, let head):
             return "timestamp \(requested) is not after the latest block's timestamp \(head)"

@@ -1,4 +1,5 @@
 import Chain
+import EVM
 import EthereumCrypto
 import EthereumPrimitives
 import EthereumTransactions
@@ -11,17 +12,42 @@ import EthereumWire
 /// (malformed or deeply nested JSON, oversized bodies and batches, wrong parameter types) gets an
 /// error answer; nothing derived from a request can trap.
 public final class NodeRPCHandler: Sendable {
-    /// Bounds on what one request body may ask for.
+    /// Bounds on what one request body may ask for (docs/NODE.md, "Limits").
     public struct Limits: Sendable {
         /// The largest body, in bytes.
         public var maxBodyBytes: Int
         /// The most requests in one batch.
         public var maxBatchLength: Int
+        /// Gas cap and time limit of `eth_call`, `eth_estimateGas`, `eth_createAccessList` and
+        /// `debug_traceTransaction` (`--rpc-gas-cap`, `--rpc-evm-timeout`).
+        public var calls: CallLimits
+        /// Installed filters at most; the oldest goes when one more is installed.
+        public var maxFilters: Int
+        /// A filter not polled for this long is removed (geth: 5 minutes).
+        public var filterIdleTimeout: Duration
+        /// How much one `debug_traceTransaction` may record.
+        public var trace: TraceLimits
+        /// A batch's answers at most (geth's `--rpc.batch-response-max-size`, 25 MB); later requests get -32003.
+        public var maxBatchResponseBytes: Int
+        /// How long one batch may run; later requests get -32002 (geth answers them so when its HTTP write
+        /// timeout, 30 s, nears).
+        public var batchTimeout: Duration
 
-        /// Creates limits (defaults: 5 MiB, 1000 requests).
-        public init(maxBodyBytes: Int = 5 << 20, maxBatchLength: Int = 1000) {
+        /// Creates limits (defaults: 5 MiB, 1000 requests, geth's call limits, 10,000 filters idle for
+        /// at most 5 minutes, 100 MB of trace, 25 MB and 30 s per batch).
+        public init(
+            maxBodyBytes: Int = 5 << 20, maxBatchLength: Int = 1000, calls: CallLimits = .standard,
+            maxFilters: Int = 10_000, filterIdleTimeout: Duration = .seconds(300), trace: TraceLimits = .standard,
+            maxBatchResponseBytes: Int = 25_000_000, batchTimeout: Duration = .seconds(30)
+        ) {
+            self.maxBatchResponseBytes = maxBatchResponseBytes
+            self.batchTimeout = batchTimeout
             self.maxBodyBytes = maxBodyBytes
             self.maxBatchLength = maxBatchLength
+            self.calls = calls
+            self.maxFilters = maxFilters
+            self.filterIdleTimeout = filterIdleTimeout
+            self.trace = trace
         }
     }
 
@@ -35,7 +61,7 @@ public final class NodeRPCHandler: Sendable {
     public let limits: Limits
     /// The `web3_clientVersion` answer.
     public let clientVersion: String
-    let filters = FilterRegistry()
+    let filters: FilterRegistry
     let devKeys: [Address: PrivateKey]
 
     /// A handler over `chain`.
@@ -43,6 +69,7 @@ public final class NodeRPCHandler: Sendable {
         self.chain = chain
         self.limits = limits
         self.clientVersion = clientVersion
+        self.filters = FilterRegistry(capacity: limits.maxFilters, idleTimeout: limits.filterIdleTimeout)
         var keys: [Address: PrivateKey] = [:]
         for account in chain.config.devAccounts { if let key = account.privateKey { keys[account.address] = key } }
         self.devKeys = keys
@@ -51,34 +78,63 @@ public final class NodeRPCHandler: Sendable {
     /// Answers one request body: a JSON-RPC request object or a batch (array) of them. Notifications
     /// (requests without an `id`) are executed and get no answer, as JSON-RPC 2.0 says: a body of only
     /// notifications gives an empty answer.
+    ///
+    /// A batch is bounded like geth's: once its answers pass ``Limits/maxBatchResponseBytes`` the remaining
+    /// requests are not run and get -32003 "response too large"; once it has run for ``Limits/batchTimeout``
+    /// they get -32002 "request timed out" (a batch of 1000 looping calls would otherwise hold the chain for
+    /// 1000 call timeouts).
     public func handle(_ body: [UInt8]) async -> [UInt8] {
-        guard let answer = await handleJSON(body) else { return [] }
-        return Array(answer.description.utf8)
-    }
-
-    /// ``handle(_:)`` before serialisation; nil when there is nothing to answer.
-    func handleJSON(_ body: [UInt8]) async -> JSONValue? {
         guard body.count <= limits.maxBodyBytes else {
-            return Self.errorResponse(id: .null, .invalidRequest("body of \(body.count) bytes is larger than \(limits.maxBodyBytes) bytes"))
+            return Self.bytes(Self.errorResponse(
+                id: .null, .invalidRequest("body of \(body.count) bytes is larger than \(limits.maxBodyBytes) bytes")))
         }
         let document: JSONValue
         do { document = try JSONParser.parse(body) } catch {
-            return Self.errorResponse(id: .null, .parseError(error.description))
+            return Self.bytes(Self.errorResponse(id: .null, .parseError(error.description)))
         }
-        if case .array(let requests) = document {
-            guard !requests.isEmpty else { return Self.errorResponse(id: .null, .invalidRequest("empty batch")) }
-            guard requests.count <= limits.maxBatchLength else {
-                return Self.errorResponse(
-                    id: .null, .invalidRequest("batch of \(requests.count) requests is longer than \(limits.maxBatchLength)"))
-            }
-            var answers: [JSONValue] = []
-            answers.reserveCapacity(requests.count)
-            for request in requests {
-                if let answer = await respond(request) { answers.append(answer) }
-            }
-            return answers.isEmpty ? nil : .array(answers)
+        guard case .array(let requests) = document else {
+            return await respond(document).map(Self.bytes) ?? []
         }
-        return await respond(document)
+        guard !requests.isEmpty else { return Self.bytes(Self.errorResponse(id: .null, .invalidRequest("empty batch"))) }
+        guard requests.count <= limits.maxBatchLength else {
+            return Self.bytes(Self.errorResponse(
+                id: .null, .invalidRequest("batch of \(requests.count) requests is longer than \(limits.maxBatchLength)")))
+        }
+        let started = ContinuousClock.now
+        var out: [UInt8] = [UInt8(ascii: "[")]
+        var answered = 0
+        for request in requests {
+            let answer: JSONValue?
+            if out.count > limits.maxBatchResponseBytes {
+                answer = Self.unrun(request, JSONRPCErrorObject(code: -32003, message: "response too large"))
+            } else if ContinuousClock.now - started > limits.batchTimeout {
+                answer = Self.unrun(request, JSONRPCErrorObject(code: -32002, message: "request timed out"))
+            } else {
+                answer = await respond(request)
+            }
+            guard let answer else { continue }
+            if answered > 0 { out.append(UInt8(ascii: ",")) }
+            out += Self.bytes(answer)
+            answered += 1
+        }
+        guard answered > 0 else { return [] }
+        out.append(UInt8(ascii: "]"))
+        return out
+    }
+
+    static func bytes(_ value: JSONValue) -> [UInt8] { Array(value.description.utf8) }
+
+    /// The answer to a batch request that was not run: `failure` for a request with an id, nothing for a
+    /// notification (which is then not executed either).
+    static func unrun(_ request: JSONValue, _ failure: JSONRPCErrorObject) -> JSONValue? {
+        guard case .object(let members) = request else {
+            return errorResponse(id: .null, .invalidRequest("a request must be a JSON object"))
+        }
+        guard let id = members.first(where: { $0.key == "id" })?.value else { return nil }
+        switch id {
+        case .null, .number, .string: return errorResponse(id: id, failure)
+        default: return errorResponse(id: .null, .invalidRequest("id must be a number, a string or null"))
+        }
     }
 
     /// The answer object for one request object; nil for a well-formed notification (no `id` member).
@@ -161,13 +217,13 @@ public final class NodeRPCHandler: Sendable {
             }
             return NodeWire.feeHistory(history)
         case .call(let request, let block):
-            let result = try await onChain { () async throws(ChainError) in try await chain.call(request, at: block) }
+            let result = try await onChain { () async throws(ChainError) in try await chain.call(request, at: block, limits: limits.calls) }
             if let error = result.error { throw JSONRPCErrorObject(error) }
             return NodeWire.data(result.output)
         case .estimateGas(let request, let block):
-            return NodeWire.q(try await onChain { () async throws(ChainError) in try await chain.estimateGas(request, at: block) })
+            return NodeWire.q(try await onChain { () async throws(ChainError) in try await chain.estimateGas(request, at: block, limits: limits.calls) })
         case .createAccessList(let request, let block):
-            let result = try await onChain { () async throws(ChainError) in try await chain.createAccessList(request, at: block) }
+            let result = try await onChain { () async throws(ChainError) in try await chain.createAccessList(request, at: block, limits: limits.calls) }
             var members: [(key: String, value: JSONValue)] = [
                 ("accessList", CallRequest.json(result.accessList)), ("gasUsed", NodeWire.q(result.gasUsed)),
             ]
@@ -222,17 +278,24 @@ public final class NodeRPCHandler: Sendable {
             return .array(try await onChain { () async throws(ChainError) in try await chain.logs(logFilter) }.map(NodeWire.log))
         case .uninstallFilter(let id):
             return .bool(await filters.uninstall(id))
-        case .traceTransaction(let hash):
-            return NodeWire.trace(try await onChain { () async throws(ChainError) in try await chain.trace(transaction: hash) })
+        case .traceTransaction(let hash, let options, let timeout):
+            var callLimits = limits.calls
+            if let timeout { callLimits.timeout = callLimits.timeout.map { Swift.min($0, timeout) } ?? timeout }
+            let trace = try await onChain { [callLimits, traceLimits = limits.trace] () async throws(ChainError) in
+                try await chain.trace(transaction: hash, options: options, limits: callLimits, traceLimits: traceLimits)
+            }
+            return NodeWire.trace(trace)
         case .snapshot:
             return NodeWire.q(await chain.snapshot())
         case .revert(let id):
             return .bool(try await onChain { () async throws(ChainError) in try await chain.revert(to: id) })
-        case .mine(let blocks, let timestamp):
-            _ = try await onChain { () async throws(ChainError) in try await chain.mine(blocks: Int(blocks), timestamp: timestamp) }
+        case .mine(let blocks, let timestamp, let interval):
+            _ = try await onChain { () async throws(ChainError) in
+                try await chain.mine(blocks: blocks, timestamp: timestamp, interval: interval)
+            }
             return .string("0x0")
         case .increaseTime(let seconds):
-            return .number(String(await chain.increaseTime(seconds)))
+            return .number(String(try await onChain { () async throws(ChainError) in try await chain.increaseTime(seconds) }))
         case .setNextBlockTimestamp(let timestamp):
             try await onChain { () async throws(ChainError) in try await chain.setNextBlockTimestamp(timestamp) }
             return .null
@@ -243,7 +306,7 @@ public final class NodeRPCHandler: Sendable {
             if seconds == 0 {
                 try await onChain { () async throws(ChainError) in try await chain.setAutomine(true) }
             } else {
-                await chain.setIntervalMining(Double(seconds))
+                try await onChain { () async throws(ChainError) in try await chain.setIntervalMining(Double(seconds)) }
             }
             return .bool(true)
         case .setBalance(let address, let value, let hardhat):

@@ -129,10 +129,25 @@ enum NodeWire {
             var members: [(key: String, value: JSONValue)] = [
                 ("pc", .number(String(step.pc))), ("op", .string(step.opName)), ("gas", .number(String(step.gas))),
                 ("gasCost", .number(String(step.gasCost))), ("depth", .number(String(step.depth))),
-                ("stack", .array(step.stack.map { .string($0.hexString) })),
             ]
-            if step.refund != 0 { members.append(("refund", .number(String(step.refund)))) }
+            // geth's StructLogRes: stack items as quantities, memory as 32-byte words and storage slots as
+            // 64 hex digits without 0x, return data as 0x data; each member only when recorded.
             if let error = step.error { members.append(("error", .string(error))) }
+            if let stack = step.stack { members.append(("stack", .array(stack.map { .string($0.hexString) }))) }
+            if let data = step.returnData { members.append(("returnData", .string(Hex.encode(data)))) }
+            if let memory = step.memory {
+                let words = stride(from: 0, to: memory.count, by: 32).map { start -> JSONValue in
+                    .string(Hex.encode(Array(memory[start..<Swift.min(start + 32, memory.count)]), prefix: false))
+                }
+                members.append(("memory", .array(words)))
+            }
+            if let storage = step.storage {
+                let slots = storage.sorted { $0.key < $1.key }.map { slot in
+                    (key: Hex.encode(slot.key.bigEndianBytes, prefix: false), value: JSONValue.string(Hex.encode(slot.value.bigEndianBytes, prefix: false)))
+                }
+                members.append(("storage", .object(slots)))
+            }
+            if step.refund != 0 { members.append(("refund", .number(String(step.refund)))) }
             return .object(members)
         }
         return .object([

@@ -1,4 +1,5 @@
 import Chain
+import EVM
 import EthereumPrimitives
 import EthereumTransactions
 import EthereumWire
@@ -32,9 +33,9 @@ public enum RPCRequest: Sendable, Equatable {
     // filters
     case newFilter(Chain.LogFilter), newBlockFilter, getFilterChanges(String), getFilterLogs(String), uninstallFilter(String)
     // debug
-    case traceTransaction(Bytes32)
+    case traceTransaction(Bytes32, StructLogOptions, timeout: Duration?)
     // dev (evm_, anvil_, hardhat_)
-    case snapshot, revert(UInt64), mine(blocks: UInt64, timestamp: UInt64?), increaseTime(UInt64)
+    case snapshot, revert(UInt64), mine(blocks: Int, timestamp: UInt64?, interval: UInt64?), increaseTime(UInt64)
     case setNextBlockTimestamp(UInt64), setAutomine(Bool), setIntervalMining(UInt64)
     case setBalance(Address, UInt256, hardhat: Bool)
     case setCode(Address, [UInt8], hardhat: Bool)
@@ -95,23 +96,31 @@ public enum RPCRequest: Sendable, Equatable {
         case "eth_getFilterChanges": try p.expect(1, 1); return .getFilterChanges(try filterID(p))
         case "eth_getFilterLogs": try p.expect(1, 1); return .getFilterLogs(try filterID(p))
         case "eth_uninstallFilter": try p.expect(1, 1); return .uninstallFilter(try filterID(p))
-        case "debug_traceTransaction": try p.expect(1, 2); return .traceTransaction(try p.hash(0))
+        case "debug_traceTransaction":
+            try p.expect(1, 2)
+            let hash = try p.hash(0)
+            let (options, timeout) = try p.traceOptions(1)
+            return .traceTransaction(hash, options, timeout: timeout)
         case "evm_snapshot", "anvil_snapshot": try p.expect(0, 0); return .snapshot
         case "evm_revert", "anvil_revert": try p.expect(1, 1); return .revert(try p.uint64(0))
         case "evm_mine", "anvil_mine", "hardhat_mine":
             try p.expect(0, 2)
             if method == "evm_mine" {
+                // Hardhat: an optional timestamp; anvil also takes {blocks, timestamp}.
+                try p.expect(0, 1)
                 if case .object? = p.optional(0) {
                     let o = try RPCParams.wire(0) { () throws(WireError) in try p.items[0].wireObject("options") }
                     let blocks = try RPCParams.wire(0) { () throws(WireError) in try o.optional("blocks").map { v throws(WireError) in try v.wireUInt64OrNumber("blocks") } }
                     let ts = try RPCParams.wire(0) { () throws(WireError) in try o.optional("timestamp").map { v throws(WireError) in try v.wireUInt64OrNumber("timestamp") } }
-                    return .mine(blocks: blocks ?? 1, timestamp: ts)
+                    return .mine(blocks: try blockCount(blocks ?? 1), timestamp: ts, interval: nil)
                 }
-                return .mine(blocks: 1, timestamp: p.optional(0) == nil ? nil : try p.uint64(0))
+                return .mine(blocks: 1, timestamp: p.optional(0) == nil ? nil : try p.uint64(0), interval: nil)
             }
-            let blocks = p.optional(0) == nil ? 1 : try p.uint64(0)
-            guard blocks <= 10_000 else { throw .invalidParams("invalid argument 0: at most 10000 blocks at once") }
-            return .mine(blocks: blocks, timestamp: nil)
+            // anvil_mine / hardhat_mine: [blocks, interval between their timestamps in seconds].
+            let blocks = try blockCount(p.optional(0) == nil ? 1 : try p.uint64(0))
+            let interval = p.optional(1) == nil ? nil : try p.uint64(1)
+            if let interval, interval == 0 { throw .invalidParams("invalid argument 1: the interval must be at least 1 second") }
+            return .mine(blocks: blocks, timestamp: nil, interval: interval)
         case "evm_increaseTime", "anvil_increaseTime": try p.expect(1, 1); return .increaseTime(try p.uint64(0))
         case "evm_setNextBlockTimestamp", "anvil_setNextBlockTimestamp": try p.expect(1, 1); return .setNextBlockTimestamp(try p.uint64(0))
         case "evm_setAutomine", "anvil_setAutomine": try p.expect(1, 1); return .setAutomine(try p.bool(0))
@@ -127,6 +136,14 @@ public enum RPCRequest: Sendable, Equatable {
         default:
             throw .methodNotFound(method)
         }
+    }
+
+    /// A block count of `evm_mine` / `anvil_mine`, at most ``DevChain/maxBlocksPerMine`` (in either form).
+    private static func blockCount(_ count: UInt64) throws(JSONRPCErrorObject) -> Int {
+        guard count <= UInt64(DevChain.maxBlocksPerMine) else {
+            throw .invalidParams("invalid argument 0: \(count) blocks is more than the \(DevChain.maxBlocksPerMine) one call may mine")
+        }
+        return Int(count)
     }
 
     private static func filterID(_ p: RPCParams) throws(JSONRPCErrorObject) -> String {

@@ -5,28 +5,59 @@ import NIOCore
 import NIOPosix
 
 /// The dev node's HTTP server (Hummingbird): JSON-RPC on `POST /` answered by a ``NodeRPCHandler``,
-/// and the Firebase Auth emulator's endpoints when an ``AuthEmulator`` is given. Bodies over the
-/// handler's limit get a JSON-RPC error with HTTP 413 without being read in full.
+/// and the Firebase Auth emulator's endpoints when an ``AuthEmulator`` is given. Every request first
+/// passes the ``HTTPAccessPolicy`` (Host allowlist, CORS). Bodies over the handler's limit get a JSON-RPC
+/// error with HTTP 413 without being read in full; a body not received within the request timeout gets
+/// 408, and a connection idle (or stuck in its headers) for the idle timeout is closed, so slow clients
+/// cannot hold the server.
 public enum DevNodeServer {
+    /// Connection timeouts (`--http-timeout`).
+    public struct Timeouts: Sendable, Equatable {
+        /// A connection with no complete request part for this long is closed (headers included).
+        public var idle: Duration
+        /// A JSON-RPC body must arrive within this long of its headers.
+        public var body: Duration
+
+        /// 30 seconds each.
+        public static let standard = Timeouts(idle: .seconds(30), body: .seconds(30))
+
+        /// Creates timeouts.
+        public init(idle: Duration, body: Duration) {
+            self.idle = idle
+            self.body = body
+        }
+    }
+
     /// Builds the application listening on `host:port` (port 0 picks a free port); `onRunning` gets
-    /// the URL actually bound once the server accepts connections.
+    /// the URL actually bound once the server accepts connections. `access` defaults to the policy of
+    /// a node bound to `host` (loopback names and `host`, every origin).
     public static func application(
         handler: NodeRPCHandler, auth: AuthEmulator?, host: String, port: Int, logger: Logger,
+        access: HTTPAccessPolicy? = nil, timeouts: Timeouts = .standard,
         onRunning: @escaping @Sendable (String) async -> Void
     ) -> some ApplicationProtocol {
         // The auth routes' context carries the client's address, for the auth service's per-address limits.
         let router = Router(context: AuthEmulatorRequestContext.self)
+        router.add(middleware: HTTPAccessMiddleware(policy: access ?? HTTPAccessPolicy(boundHost: host)))
         let limit = handler.limits.maxBodyBytes
+        let bodyTimeout = timeouts.body
         router.post("/") { request, _ -> Response in
-            var request = request
             let body: [UInt8]
             do {
-                let buffer = try await request.collectBody(upTo: limit)
-                body = Array(buffer.readableBytesView)
+                body = try await Self.collectBody(request, upTo: limit, within: bodyTimeout)
+            } catch BodyError.timedOut {
+                let failure = NodeRPCHandler.errorResponse(
+                    id: .null, .invalidRequest("request body not received within \(bodyTimeout)"))
+                var response = Self.json(Array(failure.description.utf8), status: .requestTimeout)
+                response.headers[.connection] = "close"
+                return response
             } catch {
                 let failure = NodeRPCHandler.errorResponse(
                     id: .null, .invalidRequest("body larger than \(limit) bytes"))
-                return Self.json(Array(failure.description.utf8), status: .contentTooLarge)
+                // The rest of the body is not read: the connection cannot carry another request.
+                var response = Self.json(Array(failure.description.utf8), status: .contentTooLarge)
+                response.headers[.connection] = "close"
+                return response
             }
             let answer = await handler.handle(body)
             // Only notifications: nothing to answer (JSON-RPC over HTTP: 204 No Content).
@@ -34,8 +65,12 @@ public enum DevNodeServer {
             return Self.json(answer, status: .ok)
         }
         if let auth { addAuthEmulatorRoutes(to: router, emulator: auth) }
+        let idle = timeouts.idle.components
         return Application(
             router: router,
+            server: .http1(
+                configuration: .init(
+                    idleTimeout: TimeAmount.nanoseconds(idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000))),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: nil),
             onServerRunning: { channel in
                 let bound = channel.localAddress?.port ?? port
@@ -49,10 +84,33 @@ public enum DevNodeServer {
     /// requests finish; the caller closes the chain afterwards.
     public static func run(
         handler: NodeRPCHandler, auth: AuthEmulator?, host: String, port: Int, logger: Logger,
+        access: HTTPAccessPolicy? = nil, timeouts: Timeouts = .standard,
         onRunning: @escaping @Sendable (String) async -> Void
     ) async throws {
-        let app = application(handler: handler, auth: auth, host: host, port: port, logger: logger, onRunning: onRunning)
+        let app = application(
+            handler: handler, auth: auth, host: host, port: port, logger: logger, access: access, timeouts: timeouts,
+            onRunning: onRunning)
         try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+    }
+
+    enum BodyError: Error { case timedOut }
+
+    /// The request's body, at most `limit` bytes, received within `timeout` (else ``BodyError/timedOut``).
+    static func collectBody(_ request: Request, upTo limit: Int, within timeout: Duration) async throws -> [UInt8] {
+        try await withThrowingTaskGroup(of: [UInt8]?.self) { group in
+            group.addTask {
+                var request = request
+                let buffer = try await request.collectBody(upTo: limit)
+                return Array(buffer.readableBytesView)
+            }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let body = first else { throw BodyError.timedOut }
+            return body
+        }
     }
 
     /// Makes NIO's event loops Swift Concurrency's global executor, so a request's task runs on the

@@ -8,25 +8,41 @@ extension Interpreter {
 
     /// JUMP: to a JUMPDEST (checked against the analysed bitmap).
     @inlinable @inline(__always)
-    func opJump(_ r: inout Registers, _ f: inout Frame) -> Status {
+    mutating func opJump(_ r: inout Registers, _ f: inout Frame) -> Status {
         let destination = r.pop()
         guard destination.fitsInUInt64, destination.low64 < UInt64(Int.max),
             f.code.isJumpDestination(Int(destination.low64))
         else { return .invalidJump }
-        r.pc = Int(destination.low64)
-        return .running
+        let target = Int(destination.low64)
+        // r.pc is already past this instruction: a target before it is a jump back (a loop).
+        let status = target < r.pc ? countJumpBack() : .running
+        r.pc = target
+        return status
     }
 
     /// JUMPI: jumps when the condition is non-zero.
     @inlinable @inline(__always)
-    func opJumpi(_ r: inout Registers, _ f: inout Frame) -> Status {
+    mutating func opJumpi(_ r: inout Registers, _ f: inout Frame) -> Status {
         let destination = r.pop()
         let condition = r.pop()
         if condition.isZero { return .running }
         guard destination.fitsInUInt64, destination.low64 < UInt64(Int.max),
             f.code.isJumpDestination(Int(destination.low64))
         else { return .invalidJump }
-        r.pc = Int(destination.low64)
+        let target = Int(destination.low64)
+        // r.pc is already past this instruction: a target before it is a jump back (a loop).
+        let status = target < r.pc ? countJumpBack() : .running
+        r.pc = target
+        return status
+    }
+
+    /// Counts a jump back. Code can only run long by jumping back (or by calling, checked at call
+    /// entry), so every ``jumpsPerDeadlineCheck`` of them the deadline, if any, is compared with the
+    /// clock: one decrement and one well-predicted branch per backward jump, no clock read on the hot path.
+    @inlinable @inline(__always)
+    mutating func countJumpBack() -> Status {
+        jumpsUntilDeadlineCheck &-= 1
+        if _slowPath(jumpsUntilDeadlineCheck <= 0), deadlineHasPassed() { return .aborted }
         return .running
     }
 

@@ -33,11 +33,22 @@ public struct Interpreter<H: Host, T: Tracer> {
     @usableFromInline var pendingMessage: Message
     /// Set when a frame needed something this build cannot do.
     @usableFromInline var unsupportedReason: String?
+    /// When execution must stop (``Status/aborted``), whatever gas is left: an `eth_call`'s time limit.
+    /// Nil for transactions, which gas alone bounds.
+    public let deadline: ContinuousClock.Instant?
+    /// Jumps back left before the clock is compared with ``deadline`` (see `countJumpBack`); without a
+    /// deadline it starts so high that it never runs out.
+    @usableFromInline var jumpsUntilDeadlineCheck: Int
 
-    /// Creates an interpreter for `rules.fork`.
+    /// How many jumps back run between two clock reads: a few hundred microseconds of the tightest
+    /// loop, so an abort comes well within a millisecond of the deadline.
+    @usableFromInline static var jumpsPerDeadlineCheck: Int { 4096 }
+
+    /// Creates an interpreter for `rules.fork`; with a `deadline`, execution stops with
+    /// ``Status/aborted`` once it has passed (checked on jumps back and on entering a call).
     public init(
         host: H, rules: ForkRules, block: BlockEnvironment, transaction: TransactionEnvironment, tracer: T,
-        buffers: ExecutionBuffers = ExecutionBuffers()
+        buffers: ExecutionBuffers = ExecutionBuffers(), deadline: ContinuousClock.Instant? = nil
     ) {
         self.host = host
         self.tracer = tracer
@@ -47,6 +58,8 @@ public struct Interpreter<H: Host, T: Tracer> {
         self.costs = InstructionTable.forFork(rules.fork)
         self.buffers = buffers
         self.pendingMessage = .call(from: .zero, to: .zero, gas: 0)
+        self.deadline = deadline
+        self.jumpsUntilDeadlineCheck = deadline == nil ? Int.max : Self.jumpsPerDeadlineCheck
     }
 
     /// Runs `message` to completion (including every nested call and create) and returns its result.
@@ -63,7 +76,9 @@ public struct Interpreter<H: Host, T: Tracer> {
         case .frame(let frame): current = frame
         }
         while true {
-            let status = run(&current)
+            var status = run(&current)
+            if (status == .call || status == .create) && deadline != nil && deadlineHasPassed() { status = .aborted }
+            if status == .aborted { return abort(&current, gasLimit: message.gas) }
             if status == .call || status == .create {
                 switch start(pendingMessage) {
                 case .frame(let child):
@@ -82,6 +97,26 @@ public struct Interpreter<H: Host, T: Tracer> {
         }
     }
 
+    /// Ends the running frame and every parent as aborted (their changes undone, their gas gone).
+    @inlinable
+    mutating func abort(_ current: inout Frame, gasLimit: Int64) -> ExecutionResult {
+        _ = finish(&current, .aborted)
+        while var parent = parents.popLast() { _ = finish(&parent, .aborted) }
+        return makeResult(FrameResult(status: .aborted, gasLeft: 0), gasLimit: gasLimit)
+    }
+
+    /// Compares the clock with ``deadline`` (out of line: the loop only counts jumps) and restarts the
+    /// jump count.
+    @inlinable @inline(never)
+    mutating func deadlineHasPassed() -> Bool {
+        guard let deadline else {
+            jumpsUntilDeadlineCheck = Int.max
+            return false
+        }
+        jumpsUntilDeadlineCheck = Self.jumpsPerDeadlineCheck
+        return ContinuousClock.now >= deadline
+    }
+
     @inlinable
     mutating func makeResult(_ result: FrameResult, gasLimit: Int64) -> ExecutionResult {
         let executionResult = ExecutionResult(
@@ -96,9 +131,11 @@ extension Interpreter where T == NoTracer {
     /// Creates an interpreter without tracing.
     public init(
         host: H, rules: ForkRules, block: BlockEnvironment, transaction: TransactionEnvironment,
-        buffers: ExecutionBuffers = ExecutionBuffers()
+        buffers: ExecutionBuffers = ExecutionBuffers(), deadline: ContinuousClock.Instant? = nil
     ) {
-        self.init(host: host, rules: rules, block: block, transaction: transaction, tracer: NoTracer(), buffers: buffers)
+        self.init(
+            host: host, rules: rules, block: block, transaction: transaction, tracer: NoTracer(), buffers: buffers,
+            deadline: deadline)
     }
 }
 

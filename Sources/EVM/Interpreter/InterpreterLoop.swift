@@ -40,7 +40,8 @@ extension Interpreter {
                 gasBefore = r.gas
                 tracer.willExecute(
                     pc: r.pc, opcode: code[r.pc], gas: r.gas, depth: f.message.depth, refund: refund,
-                    stack: UnsafeBufferPointer(start: stackBase, count: size), memorySize: f.memory.size)
+                    stack: UnsafeBufferPointer(start: stackBase, count: size), memory: f.memory.activeBytes,
+                    returnData: f.returnData, address: f.address)
             }
             if !cost.admits(stackSize: size) {
                 let status: Status =

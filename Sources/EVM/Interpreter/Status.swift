@@ -51,6 +51,8 @@ public enum Status: UInt8, Sendable {
     case precompileFailure
     /// A frame needed something this build cannot do (e.g. a missing precompile).
     case unsupported
+    /// The execution's deadline passed (an `eth_call` over its time limit): every frame stops.
+    case aborted
 
     /// True for the exceptional halts, which consume all of the frame's gas.
     @inlinable
@@ -77,6 +79,7 @@ public enum Status: UInt8, Sendable {
         case .createCollision: return "contract address collision"
         case .precompileFailure: return "precompiled contract failed"
         case .unsupported: return "unsupported"
+        case .aborted: return "execution aborted"
         }
     }
 }

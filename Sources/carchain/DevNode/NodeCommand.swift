@@ -15,10 +15,15 @@ struct NodeCommand: AsyncParsableCommand {
         discussion: """
             Serves the chain of the data directory (default $CARCHAIN_HOME/chain, the same the CLI's embedded chain uses) on http://HOST:PORT/, with the dev methods (evm_snapshot, evm_revert, evm_mine, anvil_setBalance, ...) and the Firebase Auth emulator's endpoints on the same port. While it runs, CLI commands without --rpc talk to it (its URL is in the data directory's LOCK file). CarChain is deployed on start when the chain has none. The banner lists the 10 dev accounts of the public test mnemonic and their keys: never send real funds to them.
 
+            Limits (docs/NODE.md, "Limits"): eth_call, eth_estimateGas, eth_createAccessList and debug_traceTransaction get at most --rpc-gas-cap gas (a call asking more is capped, as geth does) and --rpc-evm-timeout seconds ("execution aborted (timeout = 5s)"). Browsers: CORS allows every origin unless --allow-origin is given; only requests whose Host is localhost, 127.0.0.1, [::1] or the --host address (or an --allow-host name) are served, so a web page cannot reach the node by DNS rebinding.
+
             Examples:
               carchain node
               carchain node --port 0 --ephemeral
               carchain node --data-dir /tmp/chain --block-time 2
+              carchain node --rpc-gas-cap 100000000 --rpc-evm-timeout 10
+              carchain node --allow-origin http://localhost:3000 --allow-host devbox.local
+              carchain node --host 0.0.0.0 --allow-host 192.168.1.20
             """
     )
 
@@ -27,20 +32,75 @@ struct NodeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The data directory (default: $CARCHAIN_HOME/chain, ~/.carchain/chain).", valueName: "dir"))
     var dataDir: String?
     @Flag(help: "Keep everything in memory: nothing is written, nothing survives the process.") var ephemeral = false
-    @Option(help: ArgumentHelp("Mine a block every S seconds instead of one per transaction.", valueName: "S"))
+    @Option(help: ArgumentHelp("Mine a block every S seconds instead of one per transaction (\(Self.blockTimeRange.text)).", valueName: "S"))
     var blockTime: Double?
-    @Option(help: "The chain id.") var chainId: UInt64 = 4
+    @Option(help: "The chain id (\(OptionRanges.chainID.text)).") var chainId: UInt64 = 4
     @Option(help: ArgumentHelp("The fork whose rules apply (byzantium ... cancun, prague).", valueName: "fork"))
     var hardfork: String = "cancun"
-    @Option(help: "The block gas limit.") var gasLimit: UInt64 = 30_000_000
+    @Option(help: "The block gas limit (\(OptionRanges.gasLimit.text)).") var gasLimit: UInt64 = 30_000_000
+    @Option(help: ArgumentHelp(
+        "The most gas eth_call, eth_estimateGas, eth_createAccessList and debug_traceTransaction may use; more is capped (0: no cap, else \(Self.gasCapRange.text)).",
+        valueName: "gas"))
+    var rpcGasCap: UInt64 = CallLimits.standard.gasCap
+    @Option(help: ArgumentHelp(
+        "Seconds those requests may run the EVM before they fail with \"execution aborted\" (0: no limit, else \(Self.evmTimeoutRange.text)).",
+        valueName: "seconds"))
+    var rpcEvmTimeout: Double = 5
+    @Option(help: ArgumentHelp(
+        "Allow browser requests from this origin only (repeatable, e.g. http://localhost:3000; default: every origin, Access-Control-Allow-Origin: *).",
+        valueName: "origin"))
+    var allowOrigin: [String] = []
+    @Option(help: ArgumentHelp(
+        "Also serve requests whose Host header names HOST (repeatable; * allows any; always allowed: localhost, 127.0.0.1, [::1] and --host).",
+        valueName: "host"))
+    var allowHost: [String] = []
+    @Option(help: ArgumentHelp(
+        "Close connections idle this long, and refuse bodies not received within it (\(Self.httpTimeoutRange.text)).",
+        valueName: "seconds"))
+    var httpTimeout: Double = 30
     @Flag(help: "Print a log line per request.") var verbose = false
 
+    /// The ranges of the node's own numeric options.
+    static let blockTimeRange = OptionRange(
+        "--block-time", 0.001...DevChain.maxMiningInterval, "0.001 to \(Int(DevChain.maxMiningInterval)) seconds (a year)")
+    static let gasCapRange = OptionRange("--rpc-gas-cap", UInt64(21_000)...OptionRanges.maxGas, "21000 to 2^63-1")
+    static let evmTimeoutRange = OptionRange("--rpc-evm-timeout", 0.001...OptionRanges.maxSeconds, "0.001 to 86400 seconds")
+    static let httpTimeoutRange = OptionRange("--http-timeout", 0.1...3600, "0.1 to 3600 seconds")
+
     func validate() throws {
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535") }
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535, got \(port)") }
         if ephemeral && dataDir != nil { throw ValidationError("give --data-dir or --ephemeral, not both") }
-        if let blockTime, !(blockTime > 0 && blockTime.isFinite) { throw ValidationError("--block-time must be positive") }
+        try Self.blockTimeRange.check(blockTime)
         guard Hardfork(name: hardfork) != nil else { throw ValidationError("unknown --hardfork \(hardfork)") }
-        guard gasLimit >= 21_000 else { throw ValidationError("--gas-limit must be at least 21000") }
+        try OptionRanges.chainID.check(chainId)
+        try OptionRanges.gasLimit.check(gasLimit)
+        if rpcGasCap != 0 { try Self.gasCapRange.check(rpcGasCap) }
+        if rpcEvmTimeout != 0 { try Self.evmTimeoutRange.check(rpcEvmTimeout) }
+        try Self.httpTimeoutRange.check(httpTimeout)
+        for origin in allowOrigin where !Self.isOrigin(origin) {
+            throw ValidationError(
+                "--allow-origin must be an origin such as http://localhost:3000 (scheme://host[:port], no path), got \(origin.prefix(100))")
+        }
+        for name in allowHost where name.isEmpty || name.count > 253 || name.contains(where: { $0 == "/" || $0 == " " || $0 == "@" }) {
+            throw ValidationError("--allow-host must be a host name or address (or *), got \(name.prefix(100))")
+        }
+    }
+
+    /// `scheme://host[:port]` without a path, as browsers send `Origin`.
+    static func isOrigin(_ text: String) -> Bool {
+        guard let separator = text.range(of: "://") else { return false }
+        let scheme = text[..<separator.lowerBound]
+        let rest = text[separator.upperBound...]
+        return !scheme.isEmpty && scheme.allSatisfy { $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." }
+            && !rest.isEmpty && !rest.contains("/") && !rest.contains(" ") && text.count <= 300
+    }
+
+    /// The node's limits from the options.
+    var limits: NodeRPCHandler.Limits {
+        var limits = NodeRPCHandler.Limits()
+        limits.calls = CallLimits(
+            gasCap: rpcGasCap, timeout: rpcEvmTimeout == 0 ? nil : .milliseconds(Int64((rpcEvmTimeout * 1000).rounded())))
+        return limits
     }
 
     func run() async throws {
@@ -48,15 +108,27 @@ struct NodeCommand: AsyncParsableCommand {
         config.chainId = chainId
         config.hardfork = Hardfork(name: hardfork) ?? .cancun
         config.gasLimit = gasLimit
-        if let blockTime { config.blockTime = .milliseconds(Int64(blockTime * 1000)) }
+        if let blockTime { config.blockTime = .milliseconds(Int64((blockTime * 1000).rounded())) }
         let directory: URL? = ephemeral ? nil : (dataDir.map { URL(fileURLWithPath: $0) } ?? CarchainHome.current().chainDirectory)
-        let node = try await LocalNode.open(config: config, directory: directory)
+        if !HTTPAccessPolicy.isLoopback(host) {
+            FileHandle.standardError.write(Data((
+                "carchain node: warning: --host \(host) is not a loopback address: other machines can reach this node, its dev "
+                    + "methods and its unlocked dev accounts. Requests must still name an allowed host "
+                    + "(--allow-host NAME, or * for any).\n").utf8))
+        }
+        let node = try await LocalNode.open(config: config, directory: directory, limits: limits)
         var logger = Logger(label: "carchain.node")
         logger.logLevel = verbose ? .info : .warning
         let lock = await node.chain.dataDirectoryLock
         let banner = Banner(chain: node.chain, contract: node.contract, directory: directory)
         do {
-            try await DevNodeServer.run(handler: node.handler, auth: node.auth, host: host, port: port, logger: logger) { url in
+            let access = HTTPAccessPolicy(boundHost: host, extraHosts: allowHost, origins: allowOrigin.isEmpty ? nil : allowOrigin)
+            let timeout = Duration.milliseconds(Int64((httpTimeout * 1000).rounded()))
+            try await DevNodeServer.run(
+                handler: node.handler, auth: node.auth, host: host, port: port, logger: logger, access: access,
+                // The body's deadline comes first, so a stalled body gets its 408 before the idle close.
+                timeouts: DevNodeServer.Timeouts(idle: timeout, body: timeout * 0.9)
+            ) { url in
                 try? lock?.setURL(url)
                 banner.print(url: url)
             }
