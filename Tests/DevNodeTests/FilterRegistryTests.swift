@@ -1,5 +1,5 @@
 import Chain
-@testable import DevNode
+import DevNode
 import Foundation
 import Synchronization
 import Testing

@@ -8,30 +8,30 @@ import EthereumPrimitives
 /// a filter not polled for ``idleTimeout`` (geth: 5 minutes) is removed, and at most ``capacity`` live
 /// at once (installing one more removes the one polled least recently). Ids are 128 random bits in hex,
 /// as geth's `rpc.NewID`, so no client can read or uninstall another's filter by guessing its id.
-actor FilterRegistry {
-    enum Kind {
+public actor FilterRegistry {
+    public enum Kind: Sendable {
         case logs(LogFilter)
         case blocks
     }
 
-    struct Filter {
-        var kind: Kind
+    public struct Filter: Sendable {
+        public var kind: Kind
         /// The last block whose changes were reported.
-        var lastBlock: UInt64
+        public var lastBlock: UInt64
         /// When it was installed or last polled.
-        var lastUsed: ContinuousClock.Instant
+        public var lastUsed: ContinuousClock.Instant
     }
 
     /// The most filters installed at once.
-    let capacity: Int
+    public let capacity: Int
     /// How long a filter lives without being polled.
-    let idleTimeout: Duration
+    public let idleTimeout: Duration
     /// The time (injected by tests).
-    let now: @Sendable () -> ContinuousClock.Instant
+    public let now: @Sendable () -> ContinuousClock.Instant
     private var filters: [String: Filter] = [:]
     private var lastSweep: ContinuousClock.Instant
 
-    init(
+    public init(
         capacity: Int = 10_000, idleTimeout: Duration = .seconds(300),
         now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
     ) {
@@ -42,13 +42,13 @@ actor FilterRegistry {
     }
 
     /// How many filters are installed (after removing the idle ones).
-    var count: Int {
+    public var count: Int {
         sweep(now: now())
         return filters.count
     }
 
     /// Installs a filter that reports changes after `head`; returns its id.
-    func install(_ kind: Kind, head: UInt64) -> String {
+    public func install(_ kind: Kind, head: UInt64) -> String {
         let now = now()
         if now - lastSweep >= .seconds(1) || filters.count >= capacity { sweep(now: now) }
         if filters.count >= capacity, let stalest = filters.min(by: { $0.value.lastUsed < $1.value.lastUsed })?.key {
@@ -61,7 +61,7 @@ actor FilterRegistry {
     }
 
     /// The filter `id`, nil when unknown or idle too long; a lookup counts as a poll.
-    func filter(_ id: String) -> Filter? {
+    public func filter(_ id: String) -> Filter? {
         let now = now()
         guard var filter = filters[id] else { return nil }
         if now - filter.lastUsed > idleTimeout {
@@ -74,7 +74,7 @@ actor FilterRegistry {
     }
 
     /// Marks blocks up to `head` as reported; returns the block range not reported yet (nil if none).
-    func advance(_ id: String, to head: UInt64) -> ClosedRange<UInt64>? {
+    public func advance(_ id: String, to head: UInt64) -> ClosedRange<UInt64>? {
         guard var filter = filters[id] else { return nil }
         // After evm_revert the head can be below the last report: start over from the new head.
         let (from, overflow) = filter.lastBlock.addingReportingOverflow(1)
@@ -83,7 +83,7 @@ actor FilterRegistry {
         return !overflow && from <= head ? from...head : nil
     }
 
-    func uninstall(_ id: String) -> Bool {
+    public func uninstall(_ id: String) -> Bool {
         filters.removeValue(forKey: id) != nil
     }
 
@@ -96,7 +96,7 @@ actor FilterRegistry {
 
     /// 128 random bits (the system's cryptographic generator) as a quantity-style hex id, leading zeros
     /// dropped, as geth's `rpc.NewID` writes them.
-    static func newID() -> String {
+    public static func newID() -> String {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
         var hex = Hex.encode(bytes, prefix: false)
