@@ -24,8 +24,9 @@ public struct AuthCallContext: Sendable, Equatable {
 
 extension AuthEmulator {
     /// Answers one HTTP request: routes by method and path, checks the caller (API key, `Bearer owner`), decodes
-    /// the body, runs the operation, and encodes the result or the error in Google's JSON. Answers CORS preflights
-    /// and adds CORS headers for browsers, as the Firebase emulator does (every origin; the API uses no cookies).
+    /// the body, runs the operation, and encodes the result or the error in Google's JSON. Answers CORS preflights;
+    /// the CORS headers themselves (which origins, `Access-Control-Allow-Origin`) are the node's HTTP access policy,
+    /// one place for the JSON-RPC and the auth routes (DevNode's `HTTPAccessPolicy`, `--allow-origin`).
     public func handle(_ request: AuthHTTPRequest) async -> AuthHTTPResponse {
         var response: AuthHTTPResponse
         if request.method.uppercased() == "OPTIONS" {
@@ -40,10 +41,6 @@ extension AuthEmulator {
             } catch {
                 response = Self.failure(error)
             }
-        }
-        if let origin = request.headers["origin"] {
-            response.headers["access-control-allow-origin"] = origin
-            response.headers["vary"] = "Origin"
         }
         return response
     }
