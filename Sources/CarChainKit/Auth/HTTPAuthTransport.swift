@@ -21,6 +21,10 @@ public struct HTTPAuthTransport: AuthTransport {
 
     /// Creates a transport for `baseURL` (http or https). Uses the shared async-http-client unless given one.
     public init(baseURL: String, httpClient: HTTPClient = .shared, timeout: Int64 = 30) throws(AuthClientError) {
+        // NIO counts the timeout in 64-bit nanoseconds: a day at most keeps that exact (and means a mistake anyway).
+        guard (1...86_400).contains(timeout) else {
+            throw .invalidConfiguration("the auth request timeout must be 1 to 86400 seconds, not \(timeout)")
+        }
         var trimmed = baseURL
         while trimmed.hasSuffix("/") { trimmed.removeLast() }
         guard let components = URLComponents(string: trimmed), let scheme = components.scheme?.lowercased(),

@@ -20,6 +20,10 @@ public struct HTTPTransport: RPCTransport {
 
     public var endpoint: String { url }
 
+    /// The longest per-request time limit accepted, in seconds (a day): longer ones mean a mistake, and every
+    /// limit accepted must fit in NIO's 64-bit nanosecond deadline.
+    public static let maxTimeout = 86_400.0
+
     /// Why a URL cannot be used as a node address.
     public struct InvalidURL: Error, Sendable, CustomStringConvertible {
         public let url: String
@@ -41,7 +45,10 @@ public struct HTTPTransport: RPCTransport {
             throw InvalidURL(url: url, reason: "the scheme must be http or https, not \(scheme)")
         }
         guard let host = parsed.host, !host.isEmpty else { throw InvalidURL(url: url, reason: "no host") }
-        guard timeout > 0, timeout.isFinite else { throw InvalidURL(url: url, reason: "the timeout must be positive") }
+        guard timeout > 0, timeout <= Self.maxTimeout else {
+            throw InvalidURL(url: url, reason: "the timeout must be more than 0 and at most \(Int(Self.maxTimeout)) seconds, not \(timeout)")
+        }
+        guard maxResponseBytes > 0 else { throw InvalidURL(url: url, reason: "the answer size limit must be positive") }
         self.url = url
         self.timeout = timeout
         self.headers = headers
