@@ -59,8 +59,9 @@ test: deps venv check-contracts
 	$(SWIFT) test -c release --skip-build --filter TimingTests
 	@$(MAKE) --no-print-directory test-contracts
 	@$(MAKE) --no-print-directory statetests
-	@# Fuzzing smoke run (tools/fuzz.mk): a few seconds of each libFuzzer harness, the fixed-seed EVM differential.
-	@$(MAKE) --no-print-directory fuzz-smoke
+	@# The fixed-seed EVM differential against revm (tools/fuzz.mk). The harnesses' smoke run is FuzzSmokeTests,
+	@# in the test binary above: a libFuzzer build with AddressSanitizer would add a quarter of an hour (make fuzz).
+	@$(MAKE) --no-print-directory evm-diff
 
 bench: deps venv
 	@bash tools/bench.sh

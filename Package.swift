@@ -178,7 +178,7 @@ let package = Package(
                 "Chain", "EVM", "EthereumPrimitives", "EthereumCrypto", "EthereumTransactions", "TestSupport", "ChainCrashHelper",
             ]
         ),
-        .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "EthereumPrimitives", "TestSupport"]),
+        .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "Chain", "EVM", "EthereumPrimitives", "TestSupport"]),
         .testTarget(
             name: "AuthEmulatorTests",
             dependencies: [
@@ -215,7 +215,7 @@ let package = Package(
             name: "CarchainBenchmarks",
             dependencies: [
                 "EthereumPrimitives", "EthereumCrypto", "EthereumTransactions", "EthereumABI", "EthereumWire", "EthereumRPC",
-                "EVM", "Chain", "DevNode", "CSecp256k1", "CLibCrypto",
+                "EVM", "Chain", "Conformance", "DevNode", "CSecp256k1", "CLibCrypto",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],

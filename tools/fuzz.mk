@@ -3,8 +3,9 @@
 #   make fuzz          sanitizer build, then each libFuzzer harness for FUZZ_SECONDS (default 60) one after
 #                      another, then the EVM differential against revm for FUZZ_SECONDS on a fresh seed
 #   make fuzz-smoke    the same for FUZZ_SMOKE_SECONDS (default 5) per harness, and the fixed-seed EVM
-#                      differential (EVM_DIFF_CASES programs, every fork): part of `make test`
-#   make evm-diff      only the fixed-seed EVM differential
+#                      differential (EVM_DIFF_CASES programs, every fork)
+#   make evm-diff      only the fixed-seed EVM differential: part of `make test`, with FuzzSmokeTests (seeds and
+#                      fixed-seed mutants through every harness body, in the normal test binary)
 #   make fuzz-corpus   regenerate Fuzz/corpus from the conformance vectors and the node's tests
 #   FUZZ_HARNESSES="rlp node" limits the libFuzzer runs; CARCHAIN_FUZZ_AVOID_KNOWN=0 lets the node harness send
 #   the open crash classes of Fuzz/regressions/KNOWN-OPEN too.

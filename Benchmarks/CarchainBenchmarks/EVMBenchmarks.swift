@@ -10,6 +10,7 @@
 
 import Benchmark
 import Chain
+import Conformance
 import EVM
 import EthereumPrimitives
 import EthereumTransactions

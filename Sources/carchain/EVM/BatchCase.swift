@@ -4,8 +4,9 @@ import EthereumPrimitives
 import EthereumTransactions
 import Foundation
 
-/// One case of `carchain evm batch`: a pre-state, a block, and a legacy transaction from a known sender.
-struct BatchCase: Decodable {
+/// One case of `carchain evm batch`: a pre-state, a block, and a legacy transaction from a known sender, read
+/// from one JSON line with the project's strict parser (numbers stay exact: no trip through `Double`).
+struct BatchCase {
     var id: JSONValue?
     var fork: String?
     var caller: String
@@ -16,9 +17,9 @@ struct BatchCase: Decodable {
     var gasPrice: BatchNumber?
     var nonce: BatchNumber?
     var block: Block?
-    var accounts: [String: AccountState]?
+    var accounts: [(key: String, value: AccountState)]?
 
-    struct Block: Decodable {
+    struct Block {
         var number: BatchNumber?
         var timestamp: BatchNumber?
         var coinbase: String?
@@ -28,11 +29,64 @@ struct BatchCase: Decodable {
         var baseFee: BatchNumber?
     }
 
-    struct AccountState: Codable {
+    struct AccountState {
         var balance: BatchNumber?
         var nonce: BatchNumber?
         var code: String?
-        var storage: [String: BatchNumber]?
+        var storage: [(key: String, value: BatchNumber)]?
+    }
+
+    /// Reads a case from its JSON object; a missing or mistyped field is an error naming it.
+    init(json: JSONValue) throws(CLIError) {
+        guard json.objectValue != nil else { throw CLIError("a case is a JSON object") }
+        id = json["id"]
+        fork = try Self.string(json, "fork")
+        guard let caller = try Self.string(json, "caller") else { throw CLIError("missing caller") }
+        self.caller = caller
+        to = try Self.string(json, "to")
+        value = try BatchNumber(json["value"], "value")
+        data = try Self.string(json, "data")
+        guard let gas = try BatchNumber(json["gas"], "gas") else { throw CLIError("missing gas") }
+        self.gas = gas
+        gasPrice = try BatchNumber(json["gasPrice"], "gasPrice")
+        nonce = try BatchNumber(json["nonce"], "nonce")
+        if let object = json["block"], !object.isNull {
+            guard object.objectValue != nil else { throw CLIError("block: not an object") }
+            block = Block(
+                number: try BatchNumber(object["number"], "block.number"),
+                timestamp: try BatchNumber(object["timestamp"], "block.timestamp"),
+                coinbase: try Self.string(object, "coinbase"),
+                gasLimit: try BatchNumber(object["gasLimit"], "block.gasLimit"),
+                difficulty: try BatchNumber(object["difficulty"], "block.difficulty"),
+                prevRandao: try Self.string(object, "prevRandao"),
+                baseFee: try BatchNumber(object["baseFee"], "block.baseFee"))
+        }
+        if let object = json["accounts"], !object.isNull {
+            guard let members = object.objectValue else { throw CLIError("accounts: not an object") }
+            accounts = try members.map { (member) throws(CLIError) -> (key: String, value: AccountState) in
+                let account = member.value
+                guard account.objectValue != nil else { throw CLIError("accounts.\(member.key): not an object") }
+                var storage: [(key: String, value: BatchNumber)]?
+                if let slots = account["storage"], !slots.isNull {
+                    guard let entries = slots.objectValue else { throw CLIError("accounts.\(member.key).storage: not an object") }
+                    storage = try entries.map { (entry) throws(CLIError) -> (key: String, value: BatchNumber) in
+                        guard let value = try BatchNumber(entry.value, "storage value") else {
+                            throw CLIError("accounts.\(member.key).storage.\(entry.key): null")
+                        }
+                        return (entry.key, value)
+                    }
+                }
+                return (member.key, AccountState(
+                    balance: try BatchNumber(account["balance"], "balance"), nonce: try BatchNumber(account["nonce"], "nonce"),
+                    code: try Self.string(account, "code"), storage: storage))
+            }
+        }
+    }
+
+    private static func string(_ object: JSONValue, _ key: String) throws(CLIError) -> String? {
+        guard let value = object[key], !value.isNull else { return nil }
+        guard let text = value.stringValue else { throw CLIError("\(key): not a string") }
+        return text
     }
 
     /// BLOCKHASH: keccak256 of the block number in decimal, as geth's and revm's test databases answer.
@@ -48,10 +102,10 @@ struct BatchCase: Decodable {
         let sender = try field("caller") { try Address(caller) }
         let recipient = try field("to") { try to.map { try Address($0) } }
         var state = WorldState()
-        for (key, account) in accounts ?? [:] {
+        for (key, account) in accounts ?? [] {
             let address = try field("accounts") { try Address(key) }
             var storage: [UInt256: UInt256] = [:]
-            for (slot, value) in account.storage ?? [:] {
+            for (slot, value) in account.storage ?? [] {
                 storage[try field("storage key") { try UInt256(parsing: slot) }] = value.value
             }
             state[address] = Account(
@@ -107,7 +161,7 @@ struct BatchCase: Decodable {
 }
 
 /// What `carchain evm batch` prints per case.
-struct BatchResult: Encodable {
+struct BatchResult {
     var id: JSONValue?
     var status = ""
     var reason = ""
@@ -117,39 +171,53 @@ struct BatchResult: Encodable {
     var logs: [LogEntry] = []
     var accounts: [String: AccountOut] = [:]
 
-    struct LogEntry: Encodable {
+    struct LogEntry {
         var address: String
         var topics: [String]
         var data: String
     }
 
-    struct AccountOut: Encodable {
+    struct AccountOut {
         var balance: String
         var nonce: UInt64
         var code: String
         var storage: [String: String]
     }
+
+    /// The result as one JSON object, keys sorted so equal results print equal lines.
+    var json: JSONValue {
+        func sorted(_ entries: [String: JSONValue]) -> JSONValue {
+            .object(entries.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) })
+        }
+        let accountObjects = accounts.mapValues { account -> JSONValue in
+            sorted([
+                "balance": .string(account.balance), "code": .string(account.code), "nonce": .number(String(account.nonce)),
+                "storage": sorted(account.storage.mapValues { .string($0) }),
+            ])
+        }
+        return sorted([
+            "accounts": sorted(accountObjects), "gasRefunded": .number(String(gasRefunded)),
+            "gasUsed": .number(String(gasUsed)), "id": id ?? .null,
+            "logs": .array(logs.map { sorted(["address": .string($0.address), "data": .string($0.data), "topics": .array($0.topics.map { .string($0) })]) }),
+            "output": .string(output), "reason": .string(reason), "status": .string(status),
+        ])
+    }
 }
 
 /// A number in a batch case: a JSON integer or a decimal or 0x-hex string, up to 256 bits.
-struct BatchNumber: Codable {
+struct BatchNumber {
     var value: UInt256
 
-    init(from decoder: Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if let n = try? container.decode(UInt64.self) {
-            value = UInt256(n)
-            return
+    /// Reads `json` (nil or null: no value); anything else than a 256-bit unsigned integer is an error naming `name`.
+    init?(_ json: JSONValue?, _ name: String) throws(CLIError) {
+        guard let json, !json.isNull else { return nil }
+        let text: String
+        switch json {
+        case .number(let literal): text = literal
+        case .string(let string): text = string
+        default: throw CLIError("\(name): not a number")
         }
-        let text = try container.decode(String.self)
-        do { value = try UInt256(parsing: text) } catch {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "\(text) is not a 256-bit number"))
-        }
-    }
-
-    func encode(to encoder: Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(value.hexString)
+        do { value = try UInt256(parsing: text) } catch { throw CLIError("\(name): \(text) is not a 256-bit number") }
     }
 
     /// The value as a 64-bit field, or an error naming it.

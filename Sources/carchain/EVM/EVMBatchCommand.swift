@@ -38,19 +38,16 @@ struct EVMBatchCommand: ParsableCommand {
     func run() throws {
         let data = try file.map { path throws(CLIError) in try CLIInput.file(path, option: "FILE", limit: InputFile.bulkLimit) }
             ?? CLIInput.standardInput(limit: InputFile.bulkLimit)
-        let decoder = JSONDecoder()
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let buffers = ExecutionBuffers()
         var out = Data()
         for (number, line) in data.split(separator: UInt8(ascii: "\n")).enumerated() {
             if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") }) { continue }
             let batchCase: BatchCase
-            do { batchCase = try decoder.decode(BatchCase.self, from: Data(line)) } catch {
-                throw CLIError("line \(number + 1): not a case: \(Self.describe(error))")
+            do { batchCase = try BatchCase(json: try JSONValue(parsing: Array(line))) } catch {
+                throw CLIError("line \(number + 1): not a case: \(error)")
             }
             let result = try batchCase.execute(buffers: buffers, line: number + 1)
-            out.append(try encoder.encode(result))
+            out.append(contentsOf: result.json.description.utf8)
             out.append(UInt8(ascii: "\n"))
             if out.count > 1 << 20 {
                 FileHandle.standardOutput.write(out)
@@ -58,16 +55,5 @@ struct EVMBatchCommand: ParsableCommand {
             }
         }
         FileHandle.standardOutput.write(out)
-    }
-
-    static func describe(_ error: Error) -> String {
-        switch error {
-        case DecodingError.dataCorrupted(let context), DecodingError.typeMismatch(_, let context),
-            DecodingError.valueNotFound(_, let context):
-            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
-            return path.isEmpty ? context.debugDescription : "\(path): \(context.debugDescription)"
-        case DecodingError.keyNotFound(let key, _): return "missing \(key.stringValue)"
-        default: return "\(error)"
-        }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Chain
+import Conformance
 import EVM
 import EthereumPrimitives
 import Foundation

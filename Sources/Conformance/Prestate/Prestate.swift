@@ -1,3 +1,4 @@
+import Chain
 import EVM
 import EthereumPrimitives
 

@@ -1,3 +1,4 @@
+import Conformance
 import Chain
 import EVM
 import EthereumPrimitives
