@@ -156,8 +156,9 @@ import Testing
 
         let past = try await CannedNode.start(["eth_chainId": #""0x10000000000000000""#])
         defer { Task { await past.stop() } }
-        do {
-            _ = try await RPCClient(url: past.url, timeout: 5).chainID()
+        let pastClient = try RPCClient(url: past.url, timeout: 5)
+        do throws(RPCError) {
+            _ = try await pastClient.chainID()
             Issue.record("expected a decoding error")
         } catch {
             guard case .decoding("eth_chainId", let what) = error else { Issue.record("got \(error)"); return }
@@ -171,8 +172,9 @@ import Testing
         for body in [Wire.result(id: 1, nested), nested, #"{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"x","data":\#(nested)}}"#] {
             let server = try await ScriptedHTTPServer.start { _, _ in .json(body) }
             defer { Task { await server.stop() } }
-            do {
-                _ = try await RPCClient(url: server.url, timeout: 5).chainID()
+            let client = try RPCClient(url: server.url, timeout: 5)
+            do throws(RPCError) {
+                _ = try await client.chainID()
                 Issue.record("expected an error")
             } catch {
                 guard case .decoding("eth_chainId", _) = error else { Issue.record("got \(error)"); return }

@@ -8,7 +8,7 @@ import Testing
 /// clear error, promptly. Wall-clock bounds, so a suite of its own (see ClientTimingTests).
 @Suite struct HostileNodeTimingTests {
     static func failure(_ client: RPCClient) async -> RPCError? {
-        do {
+        do throws(RPCError) {
             _ = try await client.chainID()
             Issue.record("expected an error")
             return nil

@@ -157,7 +157,7 @@ public struct TransactionSender: Sendable {
         case .estimate(let m): margin = m
         }
         let call = CallRequest(from: address, to: request.to, value: request.value, data: request.data)
-        do {
+        do throws(RPCError) {
             let estimate = try await client.estimateGas(call)
             // Gas is a signed 64-bit counter in the EVM; an estimate past it is no estimate.
             guard estimate <= Self.maxGas else {
