@@ -86,7 +86,8 @@ import Testing
     @Test func absurdReceiptsAreRefused() async throws {
         let max256 = "0x" + String(repeating: "f", count: 64)
         let cases: [(receipt: String, expected: String)] = [
-            (CannedNode.receipt(gasUsed: "0x5209", cumulativeGasUsed: "0x5209"), "used 21001 gas, more than its gas limit 21000"),
+            // The gas limit is the estimate (21000) × 1.2 = 25200.
+            (CannedNode.receipt(gasUsed: "0x6271", cumulativeGasUsed: "0x6271"), "used 25201 gas, more than its gas limit 25200"),
             (CannedNode.receipt(gasUsed: "0xffffffffffffffff", cumulativeGasUsed: "0xffffffffffffffff"), "more than its gas limit"),
             (CannedNode.receipt(cumulativeGasUsed: "0x1"), "cumulativeGasUsed 1 is below its gasUsed 21000"),
             (CannedNode.receipt(status: "0x2"), "receipt.status: expected 0x0 or 0x1, got 2"),

@@ -63,10 +63,14 @@ public struct HTTPTransport: RPCTransport {
         request.headers.add(name: "Accept", value: "application/json")
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         request.body = .bytes(ByteBuffer(bytes: body))
-        let deadline = NIODeadline.now() + .nanoseconds(Int64(timeout * 1e9))
+        // The timeout is at most a day (checked in init), so its nanoseconds fit in 64 bits.
+        let nanoseconds = Int64(timeout * 1e9)
+        let deadline = NIODeadline.now() + .nanoseconds(nanoseconds)
+        let end = ContinuousClock.now + .nanoseconds(nanoseconds)
         do {
             let response = try await client.execute(request, deadline: deadline)
-            let buffer = try await response.body.collect(upTo: maxResponseBytes)
+            // The client's deadline covers the head only: a node that trickles an endless body is cut here.
+            let buffer = try await Self.collect(response.body, upTo: maxResponseBytes, before: end, timeout: timeout)
             let bytes = Array(buffer.readableBytesView)
             guard (200..<300).contains(response.status.code) else {
                 // Some nodes send JSON-RPC errors with a 4xx/5xx status: those are answers, not HTTP failures.
@@ -78,6 +82,22 @@ public struct HTTPTransport: RPCTransport {
             throw error
         } catch {
             throw map(error)
+        }
+    }
+
+    /// The body, at most `limit` bytes, read before `end`; a `.timeout` after it (the read is cancelled).
+    static func collect(
+        _ body: HTTPClientResponse.Body, upTo limit: Int, before end: ContinuousClock.Instant, timeout: Double
+    ) async throws -> ByteBuffer {
+        try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
+            group.addTask { try await body.collect(upTo: limit) }
+            group.addTask {
+                try await Task.sleep(until: end, clock: .continuous)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let buffer = first else { throw TransportError.timeout(seconds: timeout) }
+            return buffer
         }
     }
 

@@ -62,8 +62,9 @@ struct GasReportCommand: AsyncParsableCommand {
         var baselineArtifact: CarChainArtifact?
         var baselineLabel = ""
         if let compare {
+            let bytes = try CLIInput.file(compare, option: "--compare")
             do {
-                baselineArtifact = try CarChainArtifact(json: try CLIInput.file(compare, option: "--compare"))
+                baselineArtifact = try CarChainArtifact(json: bytes)
             } catch {
                 throw CLIError("--compare \(compare): \(error)")
             }
