@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import AuthEmulator
+import EthereumRPC
 import Foundation
 
 /// Sends auth requests over HTTP with async-http-client, to a served emulator or to real Firebase.
@@ -64,8 +65,11 @@ public struct HTTPAuthTransport: AuthTransport {
         for (name, value) in request.headers { outgoing.headers.add(name: name, value: value) }
         outgoing.body = .bytes(request.body)
         do {
+            let end = ContinuousClock.now + .seconds(timeout)
             let response = try await client.execute(outgoing, timeout: .seconds(timeout))
-            let body = try await response.body.collect(upTo: authEmulatorMaxBodySize)
+            // The client's timeout covers the head only; the body must arrive within the same limit.
+            let body = try await HTTPTransport.collect(
+                response.body, upTo: authEmulatorMaxBodySize, before: end, timeout: Double(timeout))
             var headers: [String: String] = [:]
             for header in response.headers { headers[header.name.lowercased()] = header.value }
             return AuthHTTPResponse(status: Int(response.status.code), headers: headers, body: Array(body.readableBytesView))

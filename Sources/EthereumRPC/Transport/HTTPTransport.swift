@@ -85,8 +85,9 @@ public struct HTTPTransport: RPCTransport {
         }
     }
 
-    /// The body, at most `limit` bytes, read before `end`; a `.timeout` after it (the read is cancelled).
-    static func collect(
+    /// The body, at most `limit` bytes, read before `end`; a `.timeout` after it (the read is cancelled). Also the
+    /// auth client's (CarChainKit), so no HTTP answer the project reads can trickle on without end.
+    package static func collect(
         _ body: HTTPClientResponse.Body, upTo limit: Int, before end: ContinuousClock.Instant, timeout: Double
     ) async throws -> ByteBuffer {
         try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
