@@ -3,6 +3,10 @@ import Foundation
 extension AuthEmulator {
     /// Custom claims may take at most this many characters of JSON (Firebase's limit).
     static let maximumCustomClaimsLength = 1000
+    /// Dates a request may set, in seconds since 1970: up to 9999-12-31T23:59:59Z, as Google's Timestamp allows.
+    static let requestSeconds: ClosedRange<Int64> = 0...253_402_300_799
+    /// The same range in milliseconds (`createdAt`, `lastLoginAt`).
+    static let requestMilliseconds: ClosedRange<Int64> = 0...253_402_300_799_999
 
     /// `accounts:update`. Three callers:
     /// - a user with an ID token (the JS SDK's `updateEmail`, `updatePassword`, `updateProfile`): email, password,
@@ -81,10 +85,22 @@ extension AuthEmulator {
             if let verified = request.emailVerified { user.emailVerified = verified }
             if let disabled = request.disableUser { user.disabled = disabled }
             if let claims = request.customAttributes { user.customAttributes = claims == "{}" ? nil : claims }
-            if let created = request.createdAt { user.createdAt = date(milliseconds: created.value) }
-            if let login = request.lastLoginAt { user.lastLoginAt = date(milliseconds: login.value) }
+            // Dates from the request are bounded like validSince (1970 to the end of year 9999), so every later
+            // conversion (to milliseconds, to JSON, to a token's claims) stays exact.
+            if let created = request.createdAt {
+                guard Self.requestMilliseconds.contains(created.value) else {
+                    throw .invalidArgument("Invalid value at 'created_at': out of range")
+                }
+                user.createdAt = date(milliseconds: created.value)
+            }
+            if let login = request.lastLoginAt {
+                guard Self.requestMilliseconds.contains(login.value) else {
+                    throw .invalidArgument("Invalid value at 'last_login_at': out of range")
+                }
+                user.lastLoginAt = date(milliseconds: login.value)
+            }
             if let validSince = request.validSince {
-                guard (0...253_402_300_799).contains(validSince.value) else {
+                guard Self.requestSeconds.contains(validSince.value) else {
                     throw .invalidArgument("Invalid value at 'valid_since': out of range")
                 }
                 user.validSince = Date(timeIntervalSince1970: TimeInterval(validSince.value))

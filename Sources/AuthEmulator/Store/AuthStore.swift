@@ -242,12 +242,24 @@ public struct AuthStore: Sendable {
     }
 }
 
+/// Milliseconds since 1970, as stored. Saturating: a date so far out that its count does not fit in 64 bits (only an
+/// injected clock could make one; requests' dates are range-checked) is stored as the nearest bound, never a trap.
 func milliseconds(_ date: Date) -> Int64 {
-    Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+    saturatingInt64((date.timeIntervalSince1970 * 1000).rounded(.down))
 }
 
+/// Seconds since 1970, saturating like ``milliseconds(_:)``.
 func seconds(_ date: Date) -> Int64 {
-    Int64(date.timeIntervalSince1970.rounded(.down))
+    saturatingInt64(date.timeIntervalSince1970.rounded(.down))
+}
+
+/// `value` as an `Int64`, clamped to its range (NaN is 0). `Double(Int64.max)` rounds up to 2^63, which `Int64(_:)`
+/// would trap on, hence the strict upper comparison.
+func saturatingInt64(_ value: Double) -> Int64 {
+    guard !value.isNaN else { return 0 }
+    if value >= 9_223_372_036_854_775_808.0 { return .max }
+    if value <= -9_223_372_036_854_775_808.0 { return .min }
+    return Int64(value)
 }
 
 func date(milliseconds: Int64) -> Date {

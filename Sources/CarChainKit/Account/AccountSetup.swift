@@ -40,7 +40,11 @@ public enum AccountSetup {
             return result
         }
         let gasPrice = try await session.client.gasPrice()
-        let needed = gasPrice &* UInt256(gasBudget)
+        // The gas price is the node's answer: a product past 2^256 is a hostile or broken node, not a real cost.
+        let (needed, overflow) = gasPrice.multipliedReportingOverflow(by: UInt256(gasBudget))
+        guard !overflow else {
+            throw AppError.failed("the node's gas price \(gasPrice) wei is absurd: \(gasBudget) gas at that price exceeds 2^256 wei")
+        }
         let balance = try await session.client.balance(of: address)
         if balance < needed {
             guard await session.isDevelopmentChain() else {

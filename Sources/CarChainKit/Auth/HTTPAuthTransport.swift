@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import AuthEmulator
+import EthereumRPC
 import Foundation
 
 /// Sends auth requests over HTTP with async-http-client, to a served emulator or to real Firebase.
@@ -21,6 +22,10 @@ public struct HTTPAuthTransport: AuthTransport {
 
     /// Creates a transport for `baseURL` (http or https). Uses the shared async-http-client unless given one.
     public init(baseURL: String, httpClient: HTTPClient = .shared, timeout: Int64 = 30) throws(AuthClientError) {
+        // NIO counts the timeout in 64-bit nanoseconds: a day at most keeps that exact (and means a mistake anyway).
+        guard (1...86_400).contains(timeout) else {
+            throw .invalidConfiguration("the auth request timeout must be 1 to 86400 seconds, not \(timeout)")
+        }
         var trimmed = baseURL
         while trimmed.hasSuffix("/") { trimmed.removeLast() }
         guard let components = URLComponents(string: trimmed), let scheme = components.scheme?.lowercased(),
@@ -60,8 +65,11 @@ public struct HTTPAuthTransport: AuthTransport {
         for (name, value) in request.headers { outgoing.headers.add(name: name, value: value) }
         outgoing.body = .bytes(request.body)
         do {
+            let end = ContinuousClock.now + .seconds(timeout)
             let response = try await client.execute(outgoing, timeout: .seconds(timeout))
-            let body = try await response.body.collect(upTo: authEmulatorMaxBodySize)
+            // The client's timeout covers the head only; the body must arrive within the same limit.
+            let body = try await HTTPTransport.collect(
+                response.body, upTo: authEmulatorMaxBodySize, before: end, timeout: Double(timeout))
             var headers: [String: String] = [:]
             for header in response.headers { headers[header.name.lowercased()] = header.value }
             return AuthHTTPResponse(status: Int(response.status.code), headers: headers, body: Array(body.readableBytesView))

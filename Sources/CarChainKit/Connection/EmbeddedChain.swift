@@ -14,8 +14,8 @@ public enum EmbeddedChain {
 
     /// The CarChain address remembered in the data directory.
     public static func rememberedContract(_ dataDirectory: URL) -> Address? {
-        guard let data = try? Data(contentsOf: contractFile(dataDirectory)),
-            let json = try? JSONValue(parsing: [UInt8](data)),
+        guard let data = try? InputFile.read(contractFile(dataDirectory).path, limit: InputFile.documentLimit),
+            let json = try? JSONValue(parsing: data),
             let text = json["contract"]?.stringValue
         else { return nil }
         return try? Address(text)

@@ -22,9 +22,9 @@ public struct AccountBook: Sendable {
     public func entries() throws(AppError) -> [Entry] {
         guard FileManager.default.fileExists(atPath: file.path) else { return [] }
         do {
-            return try JSONDecoder().decode([Entry].self, from: Data(contentsOf: file))
+            return try JSONDecoder().decode([Entry].self, from: Data(try InputFile.read(file.path, limit: InputFile.documentLimit)))
         } catch {
-            throw .failed("\(file.path) is not an account list: \(error.localizedDescription)")
+            throw .failed("\(file.path) is not an account list: \((error as? InputFileError)?.reason ?? error.localizedDescription)")
         }
     }
 

@@ -34,15 +34,15 @@ public struct CarchainHome: Sendable {
     public func loadConfig() throws(AppError) -> [(key: String, value: JSONValue)] {
         guard FileManager.default.fileExists(atPath: configFile.path) else { return [] }
         do {
-            let data = try Data(contentsOf: configFile)
-            guard case .object(let members) = try JSONValue(parsing: [UInt8](data)) else {
+            let data = try InputFile.read(configFile.path, limit: InputFile.documentLimit)
+            guard case .object(let members) = try JSONValue(parsing: data) else {
                 throw AppError.failed("\(configFile.path) is not a JSON object")
             }
             return members
         } catch let error as AppError {
             throw error
         } catch {
-            throw AppError.failed("cannot read \(configFile.path): \(error.localizedDescription)")
+            throw AppError.failed("cannot read \(configFile.path): \((error as? InputFileError)?.reason ?? error.localizedDescription)")
         }
     }
 

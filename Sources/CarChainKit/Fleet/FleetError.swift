@@ -4,7 +4,7 @@ public enum FleetError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidPlate(String, format: PlateFormat)
     /// A coordinate text that is not `LAT,LON` with latitude in [-85, 85] and longitude in [-180, 180].
     case invalidCoordinate(String)
-    /// A distance text that is not a positive number of metres or kilometres (`500m`, `2km`).
+    /// A distance text that is not a number of metres or kilometres (`500m`, `2km`) from 1 m to 20000 km.
     case invalidDistance(String)
     /// The registry file could not be read or written.
     case registryFile(path: String, reason: String)
@@ -19,7 +19,7 @@ public enum FleetError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidCoordinate(let text):
             return "invalid position \"\(text)\": expected LAT,LON in degrees, e.g. 40.4168,-3.7038 (latitude -85…85, longitude -180…180)"
         case .invalidDistance(let text):
-            return "invalid distance \"\(text)\": expected a positive number with m or km, e.g. 500m or 2km"
+            return "invalid distance \"\(text)\": expected 1m to 20000km, a number with m or km, e.g. 500m or 2km"
         case .registryFile(let path, let reason):
             return "fleet registry \(path): \(reason)"
         case .unknownPlate(let plate):

@@ -1,3 +1,4 @@
+import EthereumPrimitives
 import Foundation
 
 /// The fleet map's registry: plate → position and time, in `<directory>/fleet.json`. Every change rewrites the
@@ -29,14 +30,18 @@ public struct FleetRegistry: Sendable {
     public func cars() throws(FleetError) -> [FleetCar] {
         guard FileManager.default.fileExists(atPath: path) else { return [] }
         let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw .registryFile(path: path, reason: "cannot read: \(error.localizedDescription)")
+        do { data = Data(try InputFile.read(path, limit: InputFile.documentLimit)) } catch {
+            throw .registryFile(path: path, reason: "cannot read: \(error.reason)")
         }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         do {
             let document = try decoder.decode(Document.self, from: data)
             guard document.version == 1 else { throw FleetError.registryFile(path: path, reason: "unknown version \(document.version)") }
+            // Positions feed the map's projection and scale: one out of range (a hand edit) is refused here.
+            if let bad = document.cars.first(where: { !$0.position.isValid }) {
+                throw FleetError.registryFile(path: path, reason: "car \(bad.plate) has an invalid position \(bad.position)")
+            }
             return document.cars.sorted { $0.plate.utf8.lexicographicallyPrecedes($1.plate.utf8) }
         } catch let error as FleetError {
             throw error

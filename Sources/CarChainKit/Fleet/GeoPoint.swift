@@ -62,7 +62,13 @@ public struct GeoPoint: Sendable, Hashable, Codable, CustomStringConvertible {
 
 /// Distances as people type and read them: `500m`, `2km`, `1.5 km`.
 public enum Distance {
-    /// Metres from `500m`, `2km`, `1.5km` or a bare number of metres.
+    /// The smallest distance accepted, in metres (a map or a search narrower than a metre means nothing here).
+    public static let minimum = 1.0
+    /// The largest distance accepted, in metres: 20,000 km, about half the Earth's circumference, so no two
+    /// points are farther apart; a larger radius would only make the map's scale and grid loops degenerate.
+    public static let maximum = 20_000_000.0
+
+    /// Metres from `500m`, `2km`, `1.5km` or a bare number of metres, from ``minimum`` to ``maximum``.
     public static func parse(_ text: String) throws(FleetError) -> Double {
         let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
         var number = trimmed
@@ -76,7 +82,9 @@ public enum Distance {
         guard let value = Double(number.trimmingCharacters(in: .whitespaces)), value.isFinite, value > 0 else {
             throw .invalidDistance(text)
         }
-        return value * factor
+        let metres = value * factor
+        guard (minimum...maximum).contains(metres) else { throw .invalidDistance(text) }
+        return metres
     }
 
     /// `350 m` under a kilometre, else `1.25 km` (two decimals at most).

@@ -10,12 +10,12 @@ extension Scenario {
     /// Reads a scenario file; errors name the file and the field (`busy-day.json: steps[3].plate: missing`).
     public init(contentsOf url: URL) throws(ScenarioError) {
         guard FileManager.default.fileExists(atPath: url.path) else { throw .unreadable(path: url.path, reason: "no such file") }
-        let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw .unreadable(path: url.path, reason: (error as NSError).localizedDescription)
+        let data: [UInt8]
+        do { data = try InputFile.read(url.path, limit: InputFile.documentLimit) } catch {
+            throw .unreadable(path: url.path, reason: error.reason)
         }
         let base = url.deletingPathExtension().lastPathComponent
-        try self.init(json: Array(data), source: url.lastPathComponent, defaultName: base)
+        try self.init(json: data, source: url.lastPathComponent, defaultName: base)
     }
 
     /// Parses a scenario from JSON text. `source` names it in errors; `defaultName` is used when the

@@ -26,8 +26,10 @@ public struct Keystore: Sendable, Equatable {
         }
 
         /// Checks the parameters are ones this implementation accepts: scrypt n a power of two above 1, r and p in 1…1024,
-        /// at most 1 GiB of scrypt memory; PBKDF2 rounds in 1…10^8. Files with other values are refused rather
-        /// than allowed to exhaust memory or time.
+        /// at most 1 GiB of scrypt memory (128·n·r bytes) and at most 4 GiB of mixing in all (128·n·r·p bytes,
+        /// which bounds the time: 16 times geth's standard n = 2^18, r = 8, p = 1); PBKDF2 rounds in 1…10^7 (ten
+        /// times eth-keyfile's default of 10^6). Files with other values are refused rather than allowed to
+        /// exhaust memory or hold the CPU for hours; every keystore geth, eth-account or this project writes passes.
         public func check() throws(KeystoreError) {
             switch self {
             case .scrypt(let n, let r, let p):
@@ -35,6 +37,11 @@ public struct Keystore: Sendable, Equatable {
                 guard r > 0, p > 0, r <= 1024, p <= 1024 else { throw .invalidParameter("scrypt r and p must be 1…1024") }
                 guard n <= Keystore.maxScryptMemory / (128 * r) else {
                     throw .invalidParameter("scrypt n·r needs more than \(Keystore.maxScryptMemory >> 20) MiB")
+                }
+                // n·r ≤ 2^23 and p ≤ 2^10 here, so the product cannot overflow.
+                guard 128 * n * r * p <= Keystore.maxScryptWork else {
+                    throw .invalidParameter(
+                        "scrypt n·r·p = \(n * r * p) is more work than \(Keystore.maxScryptWork >> 30) GiB of mixing (n·r·p at most \(Keystore.maxScryptWork / 128))")
                 }
             case .pbkdf2(let c):
                 guard (1...Keystore.maxPBKDF2Iterations).contains(c) else {
@@ -191,10 +198,11 @@ public struct Keystore: Sendable, Equatable {
 
     // MARK: Crypto
 
-    /// The largest scrypt memory (128·r·n bytes) and PBKDF2 round count accepted from a file, so a hostile
-    /// file cannot exhaust memory or time.
+    /// The largest scrypt memory (128·r·n bytes), scrypt work (128·n·r·p bytes mixed) and PBKDF2 round count
+    /// accepted from a file, so a hostile file cannot exhaust memory or time (see ``KDF/check()``).
     static let maxScryptMemory = 1 << 30
-    static let maxPBKDF2Iterations = 100_000_000
+    static let maxScryptWork = 1 << 32
+    static let maxPBKDF2Iterations = 10_000_000
 
     static func deriveKey(password: String, kdf: KDF, salt: [UInt8], length: Int) throws(KeystoreError) -> [UInt8] {
         guard (32...128).contains(length) else { throw .invalidParameter("dklen must be 32…128, got \(length)") }

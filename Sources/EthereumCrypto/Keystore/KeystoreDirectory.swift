@@ -38,8 +38,8 @@ public struct KeystoreDirectory: Sendable {
         var out: [Entry] = []
         for name in names.sorted() where !name.hasPrefix(".") {
             let file = url.appendingPathComponent(name)
-            guard let text = try? String(contentsOf: file, encoding: .utf8), let keystore = try? Keystore(json: text),
-                let address = keystore.address
+            guard let bytes = try? InputFile.read(file.path, limit: InputFile.keystoreLimit),
+                let keystore = try? Keystore(json: String(decoding: bytes, as: UTF8.self)), let address = keystore.address
             else { continue }
             out.append(Entry(address: address, file: file))
         }
@@ -67,12 +67,13 @@ public struct KeystoreDirectory: Sendable {
         return file
     }
 
-    /// Reads a keystore file.
+    /// Reads a keystore file (at most ``InputFile/keystoreLimit`` bytes: real ones are about 500).
     public static func load(_ file: URL) throws(KeystoreError) -> Keystore {
-        let text: String
-        do { text = try String(contentsOf: file, encoding: .utf8) } catch {
-            throw .io("cannot read \(file.path): \(error.localizedDescription)")
+        let bytes: [UInt8]
+        do { bytes = try InputFile.read(file.path, limit: InputFile.keystoreLimit) } catch {
+            throw .io("cannot read keystore \(file.path): \(error.reason)")
         }
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw .invalidJSON("the file is not UTF-8 text") }
         return try Keystore(json: text)
     }
 }

@@ -14,6 +14,8 @@ public enum SecureFileError: Error, CustomStringConvertible, Equatable, Sendable
     case tooPermissive(path: String, mode: UInt16)
     /// The path exists and is not a directory.
     case notADirectory(path: String)
+    /// The file is larger than a secret file can be (``SecureFile/readLimit``).
+    case tooLarge(path: String, limit: Int)
 
     /// What went wrong and where.
     public var description: String {
@@ -25,6 +27,8 @@ public enum SecureFileError: Error, CustomStringConvertible, Equatable, Sendable
                 + "only (chmod 600 \(path))"
         case .notADirectory(let path):
             return "\(path) exists and is not a directory"
+        case .tooLarge(let path, let limit):
+            return InputFileError.tooLarge(path: path, limit: limit).description
         }
     }
 }
@@ -80,8 +84,11 @@ public enum SecureFile {
         try write(Array(text.utf8), to: path)
     }
 
+    /// The largest secret file read: 16 MiB (keys, sessions and account lists are far smaller).
+    public static let readLimit = InputFile.documentLimit
+
     /// Reads `path`, or returns nil when it does not exist. Throws `tooPermissive` when group or others have any
-    /// access to it; a symbolic link is not followed.
+    /// access to it, `tooLarge` past ``readLimit``; a symbolic link is not followed.
     public static func read(_ path: String) throws(SecureFileError) -> [UInt8]? {
         let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else {
@@ -93,16 +100,14 @@ public enum SecureFile {
         guard fstat(descriptor, &status) == 0 else { throw SecureFileError.system(operation: "stat", path: path, errno: errno) }
         let mode = UInt16(truncatingIfNeeded: status.st_mode) & 0o7777
         if mode & 0o077 != 0 { throw SecureFileError.tooPermissive(path: path, mode: mode) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16_384)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { posixRead(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw SecureFileError.system(operation: "read", path: path, errno: errno)
+        do throws(InputFileError) {
+            return try InputFile.readAll(descriptor, path: path, limit: readLimit)
+        } catch {
+            switch error {
+            case .system(let operation, _, let code): throw .system(operation: operation, path: path, errno: code)
+            case .directory: throw .system(operation: "read", path: path, errno: EISDIR)
+            case .tooLarge(_, let limit): throw .tooLarge(path: path, limit: limit)
             }
-            if count == 0 { return bytes }
-            bytes.append(contentsOf: chunk[0..<count])
         }
     }
 
@@ -154,7 +159,7 @@ public enum SecureFile {
     }
 }
 
-// `write` and `read` are shadowed inside `SecureFile` by its own methods; these name the POSIX calls.
+// `write` is shadowed inside `SecureFile` by its own methods; this names the POSIX call.
 @inline(__always)
 private func posixWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
     #if canImport(Glibc)
@@ -163,16 +168,5 @@ private func posixWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ coun
     return Musl.write(descriptor, buffer, count)
     #else
     return Darwin.write(descriptor, buffer, count)
-    #endif
-}
-
-@inline(__always)
-private func posixRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-    #if canImport(Glibc)
-    return Glibc.read(descriptor, buffer, count)
-    #elseif canImport(Musl)
-    return Musl.read(descriptor, buffer, count)
-    #else
-    return Darwin.read(descriptor, buffer, count)
     #endif
 }

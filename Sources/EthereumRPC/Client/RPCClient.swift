@@ -160,10 +160,18 @@ public struct RPCClient: Sendable {
     /// Sleeps between attempts; cancellation ends the wait with the failure that caused it.
     func pause(seconds: Double, after failure: RPCError) async throws(RPCError) {
         do {
-            try await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1e9))
+            try await Task.sleep(nanoseconds: Self.nanoseconds(seconds))
         } catch {
             throw .transport(.cancelled, method: RPCClient.method(of: failure), endpoint: transport.endpoint)
         }
+    }
+
+    /// `seconds` as nanoseconds for a sleep, saturating: negative or NaN is 0, anything past 2^64 ns (584 years)
+    /// is the maximum, so a policy with absurd delays waits long instead of trapping.
+    static func nanoseconds(_ seconds: Double) -> UInt64 {
+        let value = seconds * 1e9
+        guard value > 0 else { return 0 }
+        return value < 18_446_744_073_709_551_615.0 ? UInt64(value) : .max
     }
 
     static func method(of error: RPCError) -> String {

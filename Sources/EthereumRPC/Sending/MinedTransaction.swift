@@ -23,10 +23,13 @@ public struct MinedTransaction: Sendable, Hashable {
     public var gasUsed: UInt64 { receipt.gasUsed }
 
     /// Wei paid: gas used × effective gas price (from the receipt, or the signed price when the node omits it).
+    /// Saturates at 2^256 − 1 for a signed price so large the product overflows (the node refuses such a
+    /// transaction for lack of funds anyway; the receipt's own price is checked when it is read).
     public var feePaid: UInt256 {
         if let fee = receipt.feePaid { return fee }
         let price = sent.signed.transaction.gasPrice ?? sent.signed.transaction.maxFeePerGas
-        return price &* UInt256(receipt.gasUsed)
+        let (fee, overflow) = price.multipliedReportingOverflow(by: UInt256(receipt.gasUsed))
+        return overflow ? .max : fee
     }
 
     /// The created contract, for a deployment.

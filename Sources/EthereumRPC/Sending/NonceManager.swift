@@ -24,9 +24,14 @@ public actor NonceManager {
         self.init { address throws(RPCError) in try await client.transactionCount(of: address, at: .pending) }
     }
 
-    /// The next nonce for `address`, reserved for the caller.
+    /// The largest nonce a transaction may carry (EIP-2681: the account's nonce must still be incrementable).
+    public static let maxNonce = UInt64.max - 1
+
+    /// The next nonce for `address`, reserved for the caller. A node reporting a count past ``maxNonce`` (no
+    /// transaction can follow it) is an error, never a wrapped or trapping increment.
     public func reserve(_ address: Address) async throws(RPCError) -> UInt64 {
         if let nonce = next[address] {
+            try Self.check(nonce, address)
             next[address] = nonce + 1
             return nonce
         }
@@ -45,8 +50,17 @@ public actor NonceManager {
         // Another waiter of the same read may have resumed first and started counting; continue from there.
         let nonce: UInt64
         if let counted = next[address] { nonce = counted } else { nonce = try result.get() }
+        try Self.check(nonce, address)
         next[address] = nonce + 1
         return nonce
+    }
+
+    private static func check(_ nonce: UInt64, _ address: Address) throws(RPCError) {
+        guard nonce <= maxNonce else {
+            throw .decoding(
+                method: "eth_getTransactionCount",
+                what: "the node says \(address)'s next nonce is \(nonce): no transaction can be sent from it (EIP-2681: at most 2^64-2)")
+        }
     }
 
     /// Forgets the local count for `address`; the next reservation reads the node again.

@@ -34,7 +34,7 @@ public struct SendOptions: Sendable, Equatable {
     public var maxFeePerGas: UInt256?
     /// EIP-1559 tip to use instead of `eth_maxPriorityFeePerGas`.
     public var maxPriorityFeePerGas: UInt256?
-    /// Seconds to wait for a receipt (and the confirmations) before giving up.
+    /// Seconds to wait for a receipt (and the confirmations) before giving up, 0 to ``maxReceiptTimeout``.
     public var receiptTimeout: Double
     /// Blocks that must hold the transaction, its own included (1: mined).
     public var confirmations: UInt64
@@ -44,7 +44,14 @@ public struct SendOptions: Sendable, Equatable {
     /// decides (for seeing a revert on chain; normally a revert found by the estimate is reported unsent).
     public var gasLimitWhenEstimateReverts: UInt64?
 
+    /// The longest wait for a receipt, in seconds (a week); longer ones are cut to it.
+    public static let maxReceiptTimeout = 604_800.0
+    /// The most confirmations waited for (a week of 12-second blocks is about 50,400); more are cut to it.
+    public static let maxConfirmations: UInt64 = 100_000
+
     /// Options; the defaults: chain id 4, estimate × 1.2, the chain's default fee mode, 120 s for the receipt.
+    /// Time limits and confirmations are kept in their ranges (a NaN time limit is 0), so no later arithmetic
+    /// on them can overflow.
     public init(
         expectedChainID: UInt64 = 4, gasLimit: GasLimitChoice = .estimate(margin: 1.2), feeMode: FeeMode? = nil,
         gasPrice: UInt256? = nil, maxFeePerGas: UInt256? = nil, maxPriorityFeePerGas: UInt256? = nil,
@@ -58,8 +65,8 @@ public struct SendOptions: Sendable, Equatable {
         self.gasPrice = gasPrice
         self.maxFeePerGas = maxFeePerGas
         self.maxPriorityFeePerGas = maxPriorityFeePerGas
-        self.receiptTimeout = receiptTimeout
-        self.confirmations = max(1, confirmations)
+        self.receiptTimeout = receiptTimeout > 0 ? min(receiptTimeout, Self.maxReceiptTimeout) : 0
+        self.confirmations = min(max(1, confirmations), Self.maxConfirmations)
         self.pollInterval = pollInterval
         self.gasLimitWhenEstimateReverts = gasLimitWhenEstimateReverts
     }

@@ -73,20 +73,28 @@ public struct TransactionSender: Sendable {
     /// the time limit passes.
     public func waitForReceipt(_ sent: SentTransaction) async throws(SendError) -> MinedTransaction {
         let clock = ContinuousClock()
-        let deadline = clock.now + .milliseconds(Int64(options.receiptTimeout * 1000))
-        var delay = options.pollInterval.initial
+        // Kept within a week (as SendOptions' initializer does, for options changed after it), so the deadline
+        // cannot overflow the clock.
+        let wait = options.receiptTimeout > 0 ? min(options.receiptTimeout, SendOptions.maxReceiptTimeout) : 0
+        let deadline = clock.now + .milliseconds(Int64(wait * 1000))
+        var delay = Self.pollDelay(options.pollInterval.initial)
         while true {
             let receipt: RPCReceipt?
             do { receipt = try await client.receipt(sent.hash) } catch { throw .rpc(error) }
             if let receipt {
+                try Self.check(receipt, of: sent)
                 if options.confirmations <= 1 { return MinedTransaction(sent: sent, receipt: receipt) }
                 let head: UInt64
                 do { head = try await client.blockNumber() } catch { throw .rpc(error) }
-                if head + 1 >= receipt.blockNumber + options.confirmations {
+                // Blocks holding the transaction: its own and those after it (head − block + 1), without overflow.
+                if head >= receipt.blockNumber, head - receipt.blockNumber >= options.confirmations - 1 {
                     // Read the receipt again: a re-org while waiting may have moved the transaction.
                     let again: RPCReceipt?
                     do { again = try await client.receipt(sent.hash) } catch { throw .rpc(error) }
-                    if let again, again.blockHash == receipt.blockHash { return MinedTransaction(sent: sent, receipt: again) }
+                    if let again, again.blockHash == receipt.blockHash {
+                        try Self.check(again, of: sent)
+                        return MinedTransaction(sent: sent, receipt: again)
+                    }
                 }
             }
             guard clock.now + .milliseconds(Int64(delay * 1000)) < deadline else {
@@ -95,7 +103,30 @@ public struct TransactionSender: Sendable {
             do { try await Task.sleep(for: .milliseconds(Int64(delay * 1000))) } catch {
                 throw .rpc(.transport(.cancelled, method: "eth_getTransactionReceipt", endpoint: client.endpoint))
             }
-            delay = min(delay * options.pollInterval.multiplier, options.pollInterval.max)
+            delay = Self.pollDelay(min(delay * options.pollInterval.multiplier, options.pollInterval.max))
+        }
+    }
+
+    /// A poll delay kept between 1 ms and a minute (a NaN or absurd poll interval must not trap or stall).
+    static func pollDelay(_ seconds: Double) -> Double {
+        seconds >= 0.001 ? min(seconds, 60) : 0.001
+    }
+
+    /// Refuses a receipt no honest node sends for this transaction: another transaction's, or one that used more
+    /// gas than the transaction allowed (or more than its block's running total).
+    static func check(_ receipt: RPCReceipt, of sent: SentTransaction) throws(SendError) {
+        func absurd(_ what: String) -> SendError {
+            .rpc(.decoding(method: "eth_getTransactionReceipt", what: what))
+        }
+        guard receipt.transactionHash == sent.hash else {
+            throw absurd("the receipt is for transaction \(receipt.transactionHash), not \(sent.hash)")
+        }
+        let limit = sent.signed.transaction.gasLimit
+        guard receipt.gasUsed <= limit else {
+            throw absurd("the receipt says the transaction used \(receipt.gasUsed) gas, more than its gas limit \(limit)")
+        }
+        guard receipt.cumulativeGasUsed >= receipt.gasUsed else {
+            throw absurd("the receipt's cumulativeGasUsed \(receipt.cumulativeGasUsed) is below its gasUsed \(receipt.gasUsed)")
         }
     }
 
@@ -126,15 +157,22 @@ public struct TransactionSender: Sendable {
         case .estimate(let m): margin = m
         }
         let call = CallRequest(from: address, to: request.to, value: request.value, data: request.data)
-        do {
+        do throws(RPCError) {
             let estimate = try await client.estimateGas(call)
-            let scaled = (Double(estimate) * max(1, margin)).rounded(.up)
-            return scaled >= Double(UInt64.max) ? UInt64.max : UInt64(scaled)
+            // Gas is a signed 64-bit counter in the EVM; an estimate past it is no estimate.
+            guard estimate <= Self.maxGas else {
+                throw RPCError.decoding(method: "eth_estimateGas", what: "the estimate \(estimate) is more gas than any transaction can have (2^63-1)")
+            }
+            let scaled = (Double(estimate) * (margin >= 1 ? margin : 1)).rounded(.up)
+            return scaled >= Double(Self.maxGas) ? Self.maxGas : UInt64(scaled)
         } catch {
             if case .reverted = error, let fallback = options.gasLimitWhenEstimateReverts { return fallback }
             throw .rpc(error)
         }
     }
+
+    /// The most gas a transaction can have: the EVM counts gas in a signed 64-bit integer.
+    static let maxGas = UInt64(Int64.max)
 
     /// The fee fields a transaction gets.
     enum Fees {
@@ -192,8 +230,19 @@ public struct TransactionSender: Sendable {
             }
         }
         let priority = tip ?? .zero
-        // Twice the base fee absorbs six full blocks of EIP-1559 increases (12.5% each) before it is too low.
-        let maxFee = options.maxFeePerGas ?? (baseFee &* 2 &+ priority)
+        // Twice the base fee absorbs six full blocks of EIP-1559 increases (12.5% each) before it is too low. The
+        // base fee and the tip are the node's answers: a sum past 2^256 means a hostile or broken node.
+        let maxFee: UInt256
+        if let given = options.maxFeePerGas {
+            maxFee = given
+        } else {
+            let (double, o1) = baseFee.multipliedReportingOverflow(by: UInt256(2))
+            let (sum, o2) = double.addingReportingOverflow(priority)
+            guard !o1, !o2 else {
+                throw .rpc(.decoding(method: "eth_getBlockByNumber", what: "base fee \(baseFee) and tip \(priority) give a fee cap past 2^256 wei"))
+            }
+            maxFee = sum
+        }
         guard maxFee >= priority else {
             throw .invalidOptions("max fee per gas (\(maxFee)) is below the priority fee (\(priority))")
         }

@@ -20,6 +20,10 @@ public struct HTTPTransport: RPCTransport {
 
     public var endpoint: String { url }
 
+    /// The longest per-request time limit accepted, in seconds (a day): longer ones mean a mistake, and every
+    /// limit accepted must fit in NIO's 64-bit nanosecond deadline.
+    public static let maxTimeout = 86_400.0
+
     /// Why a URL cannot be used as a node address.
     public struct InvalidURL: Error, Sendable, CustomStringConvertible {
         public let url: String
@@ -41,7 +45,10 @@ public struct HTTPTransport: RPCTransport {
             throw InvalidURL(url: url, reason: "the scheme must be http or https, not \(scheme)")
         }
         guard let host = parsed.host, !host.isEmpty else { throw InvalidURL(url: url, reason: "no host") }
-        guard timeout > 0, timeout.isFinite else { throw InvalidURL(url: url, reason: "the timeout must be positive") }
+        guard timeout > 0, timeout <= Self.maxTimeout else {
+            throw InvalidURL(url: url, reason: "the timeout must be more than 0 and at most \(Int(Self.maxTimeout)) seconds, not \(timeout)")
+        }
+        guard maxResponseBytes > 0 else { throw InvalidURL(url: url, reason: "the answer size limit must be positive") }
         self.url = url
         self.timeout = timeout
         self.headers = headers
@@ -56,10 +63,14 @@ public struct HTTPTransport: RPCTransport {
         request.headers.add(name: "Accept", value: "application/json")
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         request.body = .bytes(ByteBuffer(bytes: body))
-        let deadline = NIODeadline.now() + .nanoseconds(Int64(timeout * 1e9))
+        // The timeout is at most a day (checked in init), so its nanoseconds fit in 64 bits.
+        let nanoseconds = Int64(timeout * 1e9)
+        let deadline = NIODeadline.now() + .nanoseconds(nanoseconds)
+        let end = ContinuousClock.now + .nanoseconds(nanoseconds)
         do {
             let response = try await client.execute(request, deadline: deadline)
-            let buffer = try await response.body.collect(upTo: maxResponseBytes)
+            // The client's deadline covers the head only: a node that trickles an endless body is cut here.
+            let buffer = try await Self.collect(response.body, upTo: maxResponseBytes, before: end, timeout: timeout)
             let bytes = Array(buffer.readableBytesView)
             guard (200..<300).contains(response.status.code) else {
                 // Some nodes send JSON-RPC errors with a 4xx/5xx status: those are answers, not HTTP failures.
@@ -71,6 +82,23 @@ public struct HTTPTransport: RPCTransport {
             throw error
         } catch {
             throw map(error)
+        }
+    }
+
+    /// The body, at most `limit` bytes, read before `end`; a `.timeout` after it (the read is cancelled). Also the
+    /// auth client's (CarChainKit), so no HTTP answer the project reads can trickle on without end.
+    package static func collect(
+        _ body: HTTPClientResponse.Body, upTo limit: Int, before end: ContinuousClock.Instant, timeout: Double
+    ) async throws -> ByteBuffer {
+        try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
+            group.addTask { try await body.collect(upTo: limit) }
+            group.addTask {
+                try await Task.sleep(until: end, clock: .continuous)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let buffer = first else { throw TransportError.timeout(seconds: timeout) }
+            return buffer
         }
     }
 

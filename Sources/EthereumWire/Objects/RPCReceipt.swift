@@ -34,7 +34,8 @@ public struct RPCReceipt: Sendable, Hashable {
     /// True when the transaction succeeded (status 1).
     public var succeeded: Bool { status ?? true }
 
-    /// The fee paid: gas used × effective gas price (nil when the node did not report the price).
+    /// The fee paid: gas used × effective gas price (nil when the node did not report the price). Reading the
+    /// receipt refuses a price whose fee would not fit in 256 bits, so this cannot wrap.
     public var feePaid: UInt256? {
         effectiveGasPrice.map { $0 &* UInt256(gasUsed) }
     }
@@ -52,6 +53,9 @@ public struct RPCReceipt: Sendable, Hashable {
         cumulativeGasUsed = try o.uint64("cumulativeGasUsed")
         gasUsed = try o.uint64("gasUsed")
         effectiveGasPrice = try o.optionalUInt256("effectiveGasPrice")
+        if let price = effectiveGasPrice, price.multipliedReportingOverflow(by: UInt256(gasUsed)).overflow {
+            throw WireError("\(o.name("effectiveGasPrice")): \(price) × gasUsed \(gasUsed) is a fee past 2^256 wei")
+        }
         if let status = try o.optionalUInt64("status") {
             guard status <= 1 else { throw WireError("\(o.name("status")): expected 0x0 or 0x1, got \(status)") }
             self.status = status == 1

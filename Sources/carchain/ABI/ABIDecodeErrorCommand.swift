@@ -60,7 +60,6 @@ struct ABIDecodeErrorCommand: ParsableCommand {
 /// Reading `--abi FILE`.
 enum ABIFile {
     static func load(_ path: String) throws -> ContractABI {
-        guard let data = FileManager.default.contents(atPath: path) else { throw CLIError("cannot read ABI file \(path)") }
-        return try ContractABI(jsonData: Array(data))
+        try ContractABI(jsonData: try CLIInput.file(path, option: "--abi"))
     }
 }

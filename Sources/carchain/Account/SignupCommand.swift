@@ -20,7 +20,7 @@ struct SignupCommand: AsyncParsableCommand {
     )
 
     @Argument(help: "The email address.") var email: String
-    @Option(help: ArgumentHelp("ETH sent to the new account from dev account 0 on a development chain.", valueName: "amount"))
+    @Option(help: ArgumentHelp("The amount sent to the new account from dev account 0 on a development chain (\(AmountOption.text)).", valueName: "amount"))
     var fund: String = "1 ether"
     @Option(name: .customLong("import-private-key-env"), help: ArgumentHelp("Use the private key in this environment variable for the account instead of a new one (e.g. the contract's deployer, who is then the manager).", valueName: "VAR"))
     var importPrivateKeyEnv: String?
@@ -29,6 +29,8 @@ struct SignupCommand: AsyncParsableCommand {
     @OptionGroup var node: NodeOptions
     @OptionGroup var transactions: TransactionOptions
     @OptionGroup var output: JSONOption
+
+    func validate() throws { _ = try AmountOption.parse(fund, option: "--fund") }
 
     func run() async throws {
         let connection = try node.connection()

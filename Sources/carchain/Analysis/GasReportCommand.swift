@@ -35,10 +35,10 @@ struct GasReportCommand: AsyncParsableCommand {
     @Option(help: "The fork the chain runs: cancun (default), prague, … (the project's contract needs cancun or later).")
     var hardfork = "cancun"
 
-    @Option(help: "The gas price for fees: an amount with a unit, e.g. 1gwei, 0.5gwei, 30000000000 (wei).")
+    @Option(help: "The gas price for fees: an amount with a unit, e.g. 1gwei, 0.5gwei, 30000000000 (wei; 0 to 2^256-1 wei).")
     var gasPrice = "1gwei"
 
-    @Option(help: "The price of one ETH in USD, for a fiat fee column (e.g. 3500 or 3500.25).")
+    @Option(help: "The price of one ETH in USD, for a fiat fee column (e.g. 3500 or 3500.25; at most 6 decimals).")
     var ethPrice: String?
 
     @Option(help: "Output: table, markdown or json.")
@@ -52,6 +52,7 @@ struct GasReportCommand: AsyncParsableCommand {
 
     func validate() throws {
         if scenario != nil && seedScenario { throw ValidationError("give either --scenario FILE or --seed-scenario, not both") }
+        do { _ = try GasPricing(gasPrice: gasPrice, ethPrice: ethPrice) } catch { throw ValidationError(error.description) }
     }
 
     func run() async throws {
@@ -61,8 +62,9 @@ struct GasReportCommand: AsyncParsableCommand {
         var baselineArtifact: CarChainArtifact?
         var baselineLabel = ""
         if let compare {
+            let bytes = try CLIInput.file(compare, option: "--compare")
             do {
-                baselineArtifact = try CarChainArtifact(contentsOf: URL(fileURLWithPath: compare))
+                baselineArtifact = try CarChainArtifact(json: bytes)
             } catch {
                 throw CLIError("--compare \(compare): \(error)")
             }

@@ -30,33 +30,34 @@ struct SimulateCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The seed (a 64-bit unsigned number).")
+    @Option(help: "The seed (any 64-bit unsigned number, 0 to 18446744073709551615).")
     var seed: UInt64
 
-    @Option(help: "How many user ids (1–1000).")
+    @Option(help: "How many user ids (\(OptionRanges.users.text)).")
     var users = 6
 
-    @Option(help: "How many cars (1–1000).")
+    @Option(help: "How many cars (\(OptionRanges.cars.text)).")
     var cars = 4
 
-    @Option(help: "How many transactions after the deployment (0–1000000).")
+    @Option(help: "How many transactions after the deployment (\(OptionRanges.steps.text)).")
     var steps = 300
 
     @Option(help: "The fork the chain runs (cancun or later).")
     var hardfork = "cancun"
 
-    @Option(help: "The gas price for the report's fees, e.g. 1gwei.")
+    @Option(help: "The gas price for the report's fees, e.g. 1gwei (\(AmountOption.text)).")
     var gasPrice = "1gwei"
 
-    @Option(help: "The price of one ETH in USD, for a fiat fee column.")
+    @Option(help: "The price of one ETH in USD, for a fiat fee column (a decimal with at most 6 decimals, e.g. 3500.25).")
     var ethPrice: String?
 
     @OptionGroup var output: JSONOption
 
     func validate() throws {
-        guard (1...1000).contains(users) else { throw ValidationError("--users must be 1–1000, got \(users)") }
-        guard (1...1000).contains(cars) else { throw ValidationError("--cars must be 1–1000, got \(cars)") }
-        guard (0...1_000_000).contains(steps) else { throw ValidationError("--steps must be 0–1000000, got \(steps)") }
+        try OptionRanges.users.check(users)
+        try OptionRanges.cars.check(cars)
+        try OptionRanges.steps.check(steps)
+        do { _ = try GasPricing(gasPrice: gasPrice, ethPrice: ethPrice) } catch { throw ValidationError(error.description) }
     }
 
     func run() async throws {

@@ -36,14 +36,8 @@ struct EVMBatchCommand: ParsableCommand {
     var file: String?
 
     func run() throws {
-        let handle: FileHandle
-        if let file {
-            guard let opened = FileHandle(forReadingAtPath: file) else { throw CLIError("cannot read \(file)") }
-            handle = opened
-        } else {
-            handle = .standardInput
-        }
-        let data = handle.readDataToEndOfFile()
+        let data = try file.map { path throws(CLIError) in try CLIInput.file(path, option: "FILE", limit: InputFile.bulkLimit) }
+            ?? CLIInput.standardInput(limit: InputFile.bulkLimit)
         let buffers = ExecutionBuffers()
         var out = Data()
         for (number, line) in data.split(separator: UInt8(ascii: "\n")).enumerated() {

@@ -54,24 +54,30 @@ struct EVMRunCommand: ParsableCommand {
     @Option(help: "The fork whose rules apply (default Cancun).")
     var fork: String = "Cancun"
 
-    @Option(help: "Gas available to the call (default: the prestate file's `gas`, else \(defaultGas)).")
+    @Option(help: "Gas available to the call (default: the prestate file's `gas`, else \(defaultGas); \(OptionRanges.evmGas.text)).")
     var gas: UInt64?
 
-    @Option(help: "Value sent with the call, in wei (the caller is funded with it).")
+    @Option(help: "Value sent with the call, in wei, decimal or 0x hex (the caller is funded with it; 0 to 2^256-1).")
     var value: String = "0"
 
     @Flag(help: "Print a struct-log trace, one JSON object per instruction.")
     var trace = false
 
-    @Option(help: "Run the call this many times on fresh copies of the prestate; print min and median time and Mgas/s.")
+    @Option(help: "Run the call this many times on fresh copies of the prestate; print min and median time and Mgas/s (\(OptionRanges.bench.text)).")
     var bench: Int?
 
     @OptionGroup var output: JSONOption
 
+    func validate() throws {
+        try OptionRanges.evmGas.check(gas)
+        try OptionRanges.bench.check(bench)
+        if bench != nil && trace { throw ValidationError("--bench and --trace cannot be combined") }
+        do { _ = try UInt256(parsing: value) } catch { throw ValidationError("--value must be 0 to 2^256-1 wei: \(error)") }
+    }
+
     func run() throws {
         let call = try makeCall()
         if let bench {
-            guard bench > 0, !trace else { throw CLIError("--bench needs a positive count and no --trace") }
             try runBench(call, runs: bench)
             return
         }
@@ -109,10 +115,7 @@ struct EVMRunCommand: ParsableCommand {
         var fileInput: [UInt8]?
         var fileGas: UInt64?
         if let prestate {
-            let bytes: [UInt8]
-            do { bytes = Array(try Data(contentsOf: URL(fileURLWithPath: prestate))) } catch {
-                throw CLIError("cannot read --prestate \(prestate): \(error.localizedDescription)")
-            }
+            let bytes = try CLIInput.file(prestate, option: "--prestate", limit: InputFile.bulkLimit)
             let file: PrestateFile
             do { file = try PrestateFile(json: bytes) } catch { throw CLIError("bad --prestate \(prestate): \(error)") }
             state = file.state

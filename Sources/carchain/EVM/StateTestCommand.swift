@@ -51,10 +51,10 @@ struct StateTestCommand: ParsableCommand {
     @Option(name: .customLong("run"), help: "Only tests whose name matches this regular expression.")
     var pattern: String?
 
-    @Option(help: "Files to run at once (default: the number of cores).")
+    @Option(help: "Files to run at once (default: the number of cores; \(OptionRanges.jobs.text)).")
     var jobs: Int?
 
-    @Option(help: "Fail when a fork passes fewer than this percentage of its entries.")
+    @Option(help: "Fail when a fork passes fewer than this percentage of its entries (\(OptionRanges.minPassRate.text)).")
     var minPassRate: Double?
 
     @Option(name: .customLong("rate-fork"), help: "A fork --min-pass-rate applies to (repeatable; default: all).")
@@ -67,6 +67,11 @@ struct StateTestCommand: ParsableCommand {
     var quiet = false
 
     @OptionGroup var output: JSONOption
+
+    func validate() throws {
+        try OptionRanges.jobs.check(jobs)
+        try OptionRanges.minPassRate.check(minPassRate)
+    }
 
     func run() throws {
         let forks = try forkNames.isEmpty ? nil : Set(forkNames.map(EVMCommand.fork))

@@ -21,8 +21,7 @@ struct MessageInput: ParsableArguments {
     /// The 32-byte hash that is signed, and a label for output.
     func digest() throws -> (hash: Bytes32, kind: String) {
         if let typedData {
-            guard let data = FileManager.default.contents(atPath: typedData) else { throw CLIError("cannot read \(typedData)") }
-            return (try TypedData(jsonText: String(decoding: data, as: UTF8.self)).signingHash(), "eip712")
+            return (try TypedData(jsonText: try CLIInput.text(typedData, option: "--typed-data")).signingHash(), "eip712")
         }
         if let hex {
             do { return (PersonalMessage.hash(try Hex.decode(hex)), "eip191") } catch { throw CLIError("--hex: \(error)") }

@@ -30,7 +30,7 @@ struct DeployCommand: AsyncParsableCommand {
     func run() async throws {
         let chosen: CarChainArtifact
         if let artifact {
-            chosen = try CarChainArtifact(contentsOf: URL(fileURLWithPath: artifact))
+            chosen = try CarChainArtifact(json: try CLIInput.file(artifact, option: "--artifact"))
         } else {
             chosen = .project
         }

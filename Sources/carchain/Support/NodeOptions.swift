@@ -14,17 +14,18 @@ struct NodeOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The embedded chain's data directory (default: $CARCHAIN_HOME/chain, ~/.carchain/chain).", valueName: "dir"))
     var dataDir: String?
 
-    @Option(name: .long, help: "The chain id the node must report; nothing is signed otherwise.")
+    @Option(name: .long, help: "The chain id the node must report; nothing is signed otherwise (\(OptionRanges.chainID.text)).")
     var chainId: UInt64 = 4
 
-    @Option(name: .long, help: ArgumentHelp("Seconds each request to the node may take.", valueName: "seconds"))
+    @Option(name: .long, help: ArgumentHelp("Seconds each request to the node may take (\(OptionRanges.timeout.text)).", valueName: "seconds"))
     var timeout: Double = 30
 
     @Option(name: .long, help: ArgumentHelp("The CarChain contract (default: the one deployed on this chain id, from $CARCHAIN_HOME/config.json).", valueName: "address"))
     var contract: String?
 
     mutating func validate() throws {
-        guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number of seconds") }
+        try OptionRanges.chainID.check(chainId)
+        try OptionRanges.timeout.check(timeout)
     }
 
     /// The node URL from `--rpc` or `$CARCHAIN_RPC`.
@@ -55,22 +56,22 @@ struct TransactionOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("legacy, eip1559 or auto (EIP-1559 when the node's blocks have a base fee). Default: legacy on chain 4, auto elsewhere.", valueName: "type"))
     var txType: String?
 
-    @Option(name: .long, help: "Gas limit (default: the node's estimate x 1.2).")
+    @Option(name: .long, help: "Gas limit (default: the node's estimate x 1.2; \(OptionRanges.gasLimit.text)).")
     var gasLimit: UInt64?
 
-    @Option(name: .long, help: ArgumentHelp("Legacy gas price, e.g. '2 gwei' (default: eth_gasPrice).", valueName: "amount"))
+    @Option(name: .long, help: ArgumentHelp("Legacy gas price, e.g. '2 gwei' (default: eth_gasPrice; \(AmountOption.text)).", valueName: "amount"))
     var gasPrice: String?
 
-    @Option(name: .long, help: ArgumentHelp("EIP-1559 fee cap, e.g. '30 gwei' (default: 2 x base fee + tip).", valueName: "amount"))
+    @Option(name: .long, help: ArgumentHelp("EIP-1559 fee cap, e.g. '30 gwei' (default: 2 x base fee + tip; \(AmountOption.text)).", valueName: "amount"))
     var maxFee: String?
 
-    @Option(name: .long, help: ArgumentHelp("EIP-1559 tip, e.g. '1 gwei' (default: eth_maxPriorityFeePerGas).", valueName: "amount"))
+    @Option(name: .long, help: ArgumentHelp("EIP-1559 tip, e.g. '1 gwei' (default: eth_maxPriorityFeePerGas; \(AmountOption.text)).", valueName: "amount"))
     var priorityFee: String?
 
-    @Option(name: .long, help: "Blocks that must hold the transaction, its own included, before it counts.")
+    @Option(name: .long, help: "Blocks that must hold the transaction, its own included, before it counts (\(OptionRanges.confirmations.text)).")
     var confirmations: UInt64 = 1
 
-    @Option(name: .long, help: ArgumentHelp("Seconds to wait for the receipt.", valueName: "seconds"))
+    @Option(name: .long, help: ArgumentHelp("Seconds to wait for the receipt (\(OptionRanges.receiptTimeout.text)).", valueName: "seconds"))
     var receiptTimeout: Double = 120
 
     @Flag(name: .long, help: "Skip the checks made before sending (a refusal then happens on chain and costs gas).")
@@ -80,9 +81,12 @@ struct TransactionOptions: ParsableArguments {
         if let txType, FeeMode(rawValue: txType) == nil {
             throw ValidationError("--tx-type must be legacy, eip1559 or auto, not '\(txType)'")
         }
-        guard confirmations >= 1 else { throw ValidationError("--confirmations must be at least 1") }
-        guard receiptTimeout > 0, receiptTimeout.isFinite else { throw ValidationError("--receipt-timeout must be positive") }
-        if gasLimit == 0 { throw ValidationError("--gas-limit must be positive") }
+        try OptionRanges.confirmations.check(confirmations)
+        try OptionRanges.receiptTimeout.check(receiptTimeout)
+        try OptionRanges.gasLimit.check(gasLimit)
+        if let gasPrice { _ = try AmountOption.parse(gasPrice, option: "--gas-price") }
+        if let maxFee { _ = try AmountOption.parse(maxFee, option: "--max-fee") }
+        if let priorityFee { _ = try AmountOption.parse(priorityFee, option: "--priority-fee") }
     }
 
     /// The sending settings these options describe.

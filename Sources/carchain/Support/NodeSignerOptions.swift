@@ -14,7 +14,7 @@ struct NodeSignerOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Sign with the key in this keystore v3 file (password from a prompt, --password-file or --password-stdin).", valueName: "FILE"))
     var keystore: String?
 
-    @Option(help: ArgumentHelp("Sign with dev account N of the test mnemonic (m/44'/60'/0'/0/N); development chains only.", valueName: "N"))
+    @Option(help: ArgumentHelp("Sign with dev account N of the test mnemonic (m/44'/60'/0'/0/N; \(OptionRanges.devAccount.text)); development chains only.", valueName: "N"))
     var devAccount: UInt32?
 
     @OptionGroup var password: PasswordOptions
@@ -22,6 +22,7 @@ struct NodeSignerOptions: ParsableArguments {
     func validate() throws {
         let given = [privateKeyEnv != nil, keystore != nil, devAccount != nil].filter { $0 }.count
         if given > 1 { throw ValidationError("give at most one of --private-key-env, --keystore and --dev-account") }
+        try OptionRanges.devAccount.check(devAccount)
     }
 
     /// The signer these options name (the environment variable is read now; the keystore's password when

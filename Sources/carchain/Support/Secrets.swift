@@ -54,15 +54,12 @@ struct PasswordOptions: ParsableArguments {
     /// else typed on the terminal without echo (twice when `confirm`).
     func read(prompt: String, confirm: Bool = false) throws -> String {
         if passwordStdin {
-            guard let line = readLine(strippingNewline: true), !line.isEmpty else {
-                throw CLIError("--password-stdin: no password on standard input")
-            }
-            return line.hasSuffix("\r") ? String(line.dropLast()) : line
+            let line = try Secrets.firstLine(of: STDIN_FILENO, limit: InputFile.secretLimit, what: "--password-stdin")
+            guard !line.isEmpty else { throw CLIError("--password-stdin: no password on standard input") }
+            return line
         }
         if let passwordFile {
-            guard let data = FileManager.default.contents(atPath: passwordFile) else {
-                throw CLIError("cannot read password file \(passwordFile)")
-            }
+            let data = try CLIInput.file(passwordFile, option: "--password-file", limit: InputFile.secretLimit)
             let text = String(decoding: data, as: UTF8.self)
             return String(text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
                 .trimmingCharacters(in: CharacterSet(charactersIn: "\r"))
@@ -104,6 +101,22 @@ enum Secrets {
         return value
     }
 
+    /// The first line of `descriptor` without its line end, read a byte at a time (nothing after the newline is
+    /// consumed), at most `limit` bytes: an endless stream without a newline is an error, not all of memory.
+    static func firstLine(of descriptor: Int32, limit: Int, what: String) throws(CLIError) -> String {
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        while true {
+            let count = read(descriptor, &byte, 1)
+            if count < 0 && errno == EINTR { continue }
+            if count != 1 || byte == UInt8(ascii: "\n") { break }
+            guard bytes.count < limit else { throw CLIError("\(what): the first line is longer than \(limit) bytes") }
+            bytes.append(byte)
+        }
+        if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     /// Reads a line from the controlling terminal with echo turned off (termios). The terminal's settings come
     /// back however the read ends: normally, or by Ctrl-C / SIGTERM / SIGHUP, whose handler restores them
     /// and then lets the signal take its usual course.
@@ -124,16 +137,7 @@ enum Secrets {
         guard tcsetattr(fd, TCSAFLUSH, &silent) == 0 else { throw CLIError("cannot turn off terminal echo") }
         defer { _ = tcsetattr(fd, TCSAFLUSH, &original) }
         _ = prompt.withCString { write(fd, $0, strlen($0)) }
-        var bytes: [UInt8] = []
-        var byte: UInt8 = 0
-        while true {
-            let count = read(fd, &byte, 1)
-            if count < 0 && errno == EINTR { continue }
-            if count != 1 || byte == UInt8(ascii: "\n") { break }
-            bytes.append(byte)
-        }
-        if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
-        return String(decoding: bytes, as: UTF8.self)
+        return try firstLine(of: fd, limit: InputFile.secretLimit, what: "the password")
     }
 }
 

@@ -23,8 +23,10 @@ struct TxDecodeCommand: ParsableCommand {
     var raw: String?
     @Option(help: "Also validate under this fork (e.g. cancun, prague).")
     var fork: String?
-    @Option(help: "The chain id required by --fork validation.")
+    @Option(help: "The chain id required by --fork validation (\(OptionRanges.chainID.text)).")
     var chainId: UInt64?
+
+    func validate() throws { try OptionRanges.chainID.check(chainId) }
 
     func run() throws {
         let text = try raw ?? KeccakCommand.readStdinText(what: "raw transaction hex")

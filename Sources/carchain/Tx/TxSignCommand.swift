@@ -27,23 +27,23 @@ struct TxSignCommand: ParsableCommand {
 
     @Option(help: "Recipient address; omit to create a contract.")
     var to: String?
-    @Option(help: "Sender nonce.")
+    @Option(help: "Sender nonce (\(OptionRanges.nonce.text)).")
     var nonce: UInt64
-    @Option(help: "Gas limit.")
+    @Option(help: "Gas limit (\(OptionRanges.gasLimit.text)).")
     var gasLimit: UInt64
-    @Option(help: "Gas price (legacy and 2930).")
+    @Option(help: "Gas price (legacy and 2930; \(AmountOption.text), or 0x hex).")
     var gasPrice: String?
-    @Option(help: "maxFeePerGas (1559).")
+    @Option(help: "maxFeePerGas (1559; \(AmountOption.text), or 0x hex).")
     var maxFee: String?
-    @Option(help: "maxPriorityFeePerGas (1559).")
+    @Option(help: "maxPriorityFeePerGas (1559; \(AmountOption.text), or 0x hex).")
     var maxPriorityFee: String?
-    @Option(help: "Value to transfer.")
+    @Option(help: "Value to transfer (\(AmountOption.text), or 0x hex).")
     var value: String = "0"
     @Option(help: "Calldata or initcode as hex.")
     var data: String = "0x"
     @Option(help: "Transaction type: legacy, 2930 or 1559.")
     var type: Kind?
-    @Option(help: "Chain id (EIP-155 for legacy).")
+    @Option(help: "Chain id (EIP-155 for legacy; \(OptionRanges.chainID.text)).")
     var chainId: UInt64 = Transaction.defaultChainID
     @Option(help: ArgumentHelp("Access list as JSON: [{\"address\": \"0x…\", \"storageKeys\": [\"0x…\"]}] (2930/1559).", valueName: "JSON"))
     var accessList: String?
@@ -51,6 +51,12 @@ struct TxSignCommand: ParsableCommand {
     @OptionGroup var output: JSONOption
 
     func validate() throws {
+        try OptionRanges.nonce.check(nonce)
+        try OptionRanges.gasLimit.check(gasLimit)
+        try OptionRanges.chainID.check(chainId)
+        for (option, text) in [("--value", value), ("--gas-price", gasPrice), ("--max-fee", maxFee), ("--max-priority-fee", maxPriorityFee)] {
+            if let text { _ = try AmountOption.parse(text, option: option, hex: true) }
+        }
         let kind = resolvedKind
         switch kind {
         case .legacy, .eip2930:
@@ -101,12 +107,7 @@ struct TxSignCommand: ParsableCommand {
 
     /// Wei from "123", "20gwei", "1.5 ether" or "0x…".
     static func amount(_ text: String, _ option: String) throws -> UInt256 {
-        do {
-            if Hex.hasPrefix(text) { return try UInt256(hex: text) }
-            return try Units.parse(text)
-        } catch {
-            throw CLIError("\(option): \(error)")
-        }
+        do { return try AmountOption.parse(text, option: option, hex: true) } catch { throw CLIError(error.message) }
     }
 
     static func parseAccessList(_ text: String) throws -> AccessList {

@@ -70,7 +70,7 @@ struct KeccakCommand: ParsableCommand {
     }
 
     static func readStdinText(what: String) throws -> String {
-        let data = FileHandle.standardInput.readDataToEndOfFile()
+        let data = try CLIInput.standardInput()
         let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         if text.isEmpty { throw CLIError("no \(what) given (pass an argument or pipe it on stdin)") }
         return text

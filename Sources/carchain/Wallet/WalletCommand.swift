@@ -167,15 +167,20 @@ struct WalletDeriveCommand: ParsableCommand {
     var mnemonicEnv: String
     @Option(name: .customLong("passphrase-env"), help: ArgumentHelp("An environment variable holding the BIP-39 passphrase.", valueName: "VAR"))
     var passphraseEnv: String?
-    @Option(help: "The address index (last path component).")
+    @Option(help: "The address index (last path component; \(OptionRanges.walletIndex.text)).")
     var index: UInt32 = 0
-    @Option(help: "The BIP-44 account (hardened).")
+    @Option(help: "The BIP-44 account (hardened; \(OptionRanges.walletAccount.text)).")
     var account: UInt32 = 0
     @Option(help: ArgumentHelp("A full derivation path instead, e.g. m/44'/60'/0'/0/5.", valueName: "PATH"))
     var path: String?
     @Flag(help: "Also print the private key (development only).")
     var showPrivateKey = false
     @OptionGroup var output: JSONOption
+
+    func validate() throws {
+        try OptionRanges.walletIndex.check(index)
+        try OptionRanges.walletAccount.check(account)
+    }
 
     struct Derived: Encodable {
         let address: String

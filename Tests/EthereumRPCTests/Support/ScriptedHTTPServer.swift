@@ -16,6 +16,20 @@ final class ScriptedHTTPServer: Sendable {
         var delay: Double = 0
         /// Close the connection instead of answering.
         var drop = false
+        /// Instead of `body`, send `chunk` after the head and again every `interval` seconds until the client
+        /// goes away: an answer that never ends. `declaredLength` is sent as Content-Length (a lie, e.g. 1 GB);
+        /// without it the body is chunked.
+        var stream: Stream?
+
+        struct Stream: Sendable {
+            var chunk: [UInt8]
+            var interval: Double
+            var declaredLength: Int?
+        }
+
+        static func endless(_ chunk: [UInt8], every interval: Double, declaredLength: Int? = nil) -> Reply {
+            Reply(stream: Stream(chunk: chunk, interval: interval, declaredLength: declaredLength))
+        }
 
         static func json(_ text: String, status: Int = 200) -> Reply { Reply(status: status, body: Array(text.utf8)) }
         static let dropConnection = Reply(drop: true)
@@ -101,6 +115,18 @@ private final class ScriptHandler: ChannelInboundHandler {
 
     private func respond(_ reply: ScriptedHTTPServer.Reply, context: ChannelHandlerContext) {
         guard context.channel.isActive else { return }
+        if let stream = reply.stream {
+            var headers = HTTPHeaders()
+            headers.add(name: "Content-Type", value: "application/json")
+            if let length = stream.declaredLength {
+                headers.add(name: "Content-Length", value: String(length))
+            } else {
+                headers.add(name: "Transfer-Encoding", value: "chunked")
+            }
+            context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers))), promise: nil)
+            streamChunk(stream, context: context)
+            return
+        }
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: "application/json")
         headers.add(name: "Content-Length", value: String(reply.body.count))
@@ -108,5 +134,16 @@ private final class ScriptHandler: ChannelInboundHandler {
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: reply.body)))), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+    }
+
+    /// Writes one chunk of an endless answer and schedules the next, while the client listens.
+    private func streamChunk(_ stream: ScriptedHTTPServer.Reply.Stream, context: ChannelHandlerContext) {
+        guard context.channel.isActive else { return }
+        context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: stream.chunk)))), promise: nil)
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        context.eventLoop.scheduleTask(in: .nanoseconds(Int64(stream.interval * 1e9))) {
+            let (handler, context) = loopBound.value
+            handler.streamChunk(stream, context: context)
+        }
     }
 }
