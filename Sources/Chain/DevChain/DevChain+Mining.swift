@@ -81,7 +81,7 @@ extension DevChain {
             prevRandao: fork >= .paris ? Keccak256.hash(headHash.bytes) : .zero,
             baseFee: nextBaseFee ?? .zero,
             excessBlobGas: fork >= .cancun ? FeeMarket.nextExcessBlobGas(parent: head, fork: fork) : 0,
-            chainID: UInt256(chainId))
+            chainID: UInt256(chainId), blobSchedule: ForkRules(fork).blobSchedule ?? .cancun)
     }
 
     /// The base fee of the next block (nil before London).
@@ -94,7 +94,8 @@ extension DevChain {
         BlockEnvironment(
             coinbase: header.coinbase, number: header.number, timestamp: header.timestamp, gasLimit: header.gasLimit,
             difficulty: header.difficulty, prevRandao: header.mixHash, baseFee: header.baseFeePerGas ?? .zero,
-            excessBlobGas: header.excessBlobGas ?? 0, chainID: UInt256(chainId))
+            excessBlobGas: header.excessBlobGas ?? 0, chainID: UInt256(chainId),
+            blobSchedule: ForkRules(hardfork).blobSchedule ?? .cancun)
     }
 
     /// BLOCKHASH for blocks built on block `number`: the 256 hashes up to it.
