@@ -73,18 +73,9 @@ public struct TransactionEnvironment: Sendable, Equatable {
 public enum BlobGas {
     /// Gas per blob (2^17).
     public static let perBlob: UInt64 = 131_072
-    /// The blob limit per block in Cancun (6), and the target (3).
-    public static let maxBlobsPerBlock = 6
     /// MIN_BLOB_BASE_FEE.
     public static let minBaseFee: UInt64 = 1
-    /// BLOB_BASE_FEE_UPDATE_FRACTION (Cancun).
-    public static let updateFraction: UInt64 = 3_338_477
-
-    /// `fake_exponential(1, excess, 3338477)`: the integer approximation of e^(excess / fraction)
-    /// defined in EIP-4844.
-    public static func baseFee(excessBlobGas: UInt64) -> UInt256 {
-        fakeExponential(factor: UInt256(minBaseFee), numerator: UInt256(excessBlobGas), denominator: UInt256(updateFraction))
-    }
+    // The per-fork target, maximum and update fraction are ``BlobSchedule``s (``ForkRules/blobSchedule``).
 
     /// EIP-4844's `fake_exponential`.
     public static func fakeExponential(factor: UInt256, numerator: UInt256, denominator: UInt256) -> UInt256 {
