@@ -20,12 +20,15 @@ public struct BlockEnvironment: Sendable, Equatable {
     public var excessBlobGas: UInt64
     /// CHAINID (EIP-1344).
     public var chainID: UInt256
+    /// The blob parameters in force (EIP-4844, EIP-7691, EIP-7840): BLOBBASEFEE and the blob checks
+    /// of a transaction use them.
+    public var blobSchedule: BlobSchedule
 
     /// Creates a block environment; unspecified fields are zero and the chain id is 1.
     public init(
         coinbase: Address = .zero, number: UInt64 = 0, timestamp: UInt64 = 0, gasLimit: UInt64 = 30_000_000,
         difficulty: UInt256 = .zero, prevRandao: Bytes32 = .zero, baseFee: UInt256 = .zero,
-        excessBlobGas: UInt64 = 0, chainID: UInt256 = .one
+        excessBlobGas: UInt64 = 0, chainID: UInt256 = .one, blobSchedule: BlobSchedule = .cancun
     ) {
         self.coinbase = coinbase
         self.number = number
@@ -36,12 +39,16 @@ public struct BlockEnvironment: Sendable, Equatable {
         self.baseFee = baseFee
         self.excessBlobGas = excessBlobGas
         self.chainID = chainID
+        self.blobSchedule = blobSchedule
     }
 
     /// BLOBBASEFEE: the blob gas price derived from the excess blob gas (EIP-4844's
-    /// `fake_exponential(MIN_BLOB_BASE_FEE, excess, BLOB_BASE_FEE_UPDATE_FRACTION)`).
+    /// `fake_exponential(MIN_BLOB_BASE_FEE, excess, BLOB_BASE_FEE_UPDATE_FRACTION)`), with the update
+    /// fraction of ``blobSchedule``.
     public var blobBaseFee: UInt256 {
-        BlobGas.baseFee(excessBlobGas: excessBlobGas)
+        BlobGas.fakeExponential(
+            factor: UInt256(BlobGas.minBaseFee), numerator: UInt256(excessBlobGas),
+            denominator: UInt256(blobSchedule.baseFeeUpdateFraction))
     }
 }
 
@@ -66,18 +73,9 @@ public struct TransactionEnvironment: Sendable, Equatable {
 public enum BlobGas {
     /// Gas per blob (2^17).
     public static let perBlob: UInt64 = 131_072
-    /// The blob limit per block in Cancun (6), and the target (3).
-    public static let maxBlobsPerBlock = 6
     /// MIN_BLOB_BASE_FEE.
     public static let minBaseFee: UInt64 = 1
-    /// BLOB_BASE_FEE_UPDATE_FRACTION (Cancun).
-    public static let updateFraction: UInt64 = 3_338_477
-
-    /// `fake_exponential(1, excess, 3338477)`: the integer approximation of e^(excess / fraction)
-    /// defined in EIP-4844.
-    public static func baseFee(excessBlobGas: UInt64) -> UInt256 {
-        fakeExponential(factor: UInt256(minBaseFee), numerator: UInt256(excessBlobGas), denominator: UInt256(updateFraction))
-    }
+    // The per-fork target, maximum and update fraction are ``BlobSchedule``s (``ForkRules/blobSchedule``).
 
     /// EIP-4844's `fake_exponential`.
     public static func fakeExponential(factor: UInt256, numerator: UInt256, denominator: UInt256) -> UInt256 {
@@ -91,4 +89,27 @@ public enum BlobGas {
         }
         return output.evmDiv(denominator)
     }
+}
+
+/// One fork's blob parameters, as EIP-7840 writes them in a chain config's `blobSchedule`: the target and
+/// maximum blobs per block and the base fee update fraction.
+public struct BlobSchedule: Sendable, Equatable, Hashable {
+    /// Blobs per block the fee market aims for.
+    public var target: UInt64
+    /// The most blobs a block may carry.
+    public var max: UInt64
+    /// BLOB_BASE_FEE_UPDATE_FRACTION.
+    public var baseFeeUpdateFraction: UInt64
+
+    /// Creates a schedule entry.
+    public init(target: UInt64, max: UInt64, baseFeeUpdateFraction: UInt64) {
+        self.target = target
+        self.max = max
+        self.baseFeeUpdateFraction = baseFeeUpdateFraction
+    }
+
+    /// Cancun (EIP-4844): 3 / 6, fraction 3,338,477.
+    public static let cancun = BlobSchedule(target: 3, max: 6, baseFeeUpdateFraction: 3_338_477)
+    /// Prague (EIP-7691): 6 / 9, fraction 5,007,716. Osaka keeps it (its BPO forks change it).
+    public static let prague = BlobSchedule(target: 6, max: 9, baseFeeUpdateFraction: 5_007_716)
 }

@@ -24,6 +24,12 @@ import TestSupport
         "Cancun/GeneralStateTests/Shanghai/stEIP3855-push0",
         "Constantinople/GeneralStateTests/stShift",
         "Constantinople/GeneralStateTests/stRefundTest",
+        // EEST fixtures (config.blobSchedule, authorizationList, TransactionException names).
+        "Prague/state_tests/prague/eip7702_set_code_tx",
+        "Prague/state_tests/prague/eip7623_increase_calldata_cost",
+        "Prague/state_tests/cancun/eip4844_blobs",
+        "Osaka/state_tests/osaka/eip7825_transaction_gas_limit_cap",
+        "Osaka/state_tests/osaka/eip7594_peerdas",
     ]
 
     @Test(arguments: directories)

@@ -24,19 +24,22 @@ public enum FeeMarket {
         return parentBaseFee &- delta
     }
 
+    /// The fork's blob parameters (``ForkRules/blobSchedule``; Cancun's before Cancun).
+    static func blobSchedule(fork: Hardfork) -> BlobSchedule { ForkRules(fork).blobSchedule ?? .cancun }
+
     /// Blob gas per block the fee market aims for: 3 blobs (Cancun), 6 (Prague, EIP-7691).
     public static func targetBlobGas(fork: Hardfork) -> UInt64 {
-        (fork >= .prague ? 6 : 3) * BlobGas.perBlob
+        blobSchedule(fork: fork).target * BlobGas.perBlob
     }
 
     /// The most blob gas a block may use: 6 blobs (Cancun), 9 (Prague).
     public static func maxBlobGas(fork: Hardfork) -> UInt64 {
-        (fork >= .prague ? 9 : 6) * BlobGas.perBlob
+        blobSchedule(fork: fork).max * BlobGas.perBlob
     }
 
     /// BLOB_BASE_FEE_UPDATE_FRACTION: 3338477 (Cancun), 5007716 (Prague).
     public static func blobBaseFeeUpdateFraction(fork: Hardfork) -> UInt64 {
-        fork >= .prague ? 5_007_716 : BlobGas.updateFraction
+        blobSchedule(fork: fork).baseFeeUpdateFraction
     }
 
     /// The excess blob gas of the block after `parent` (EIP-4844 `calc_excess_blob_gas`).

@@ -110,7 +110,7 @@ extension DevChain {
             prevRandao: fork >= .paris ? Keccak256.hash(headHash.bytes) : .zero,
             baseFee: nextBaseFee ?? .zero,
             excessBlobGas: fork >= .cancun ? FeeMarket.nextExcessBlobGas(parent: head, fork: fork) : 0,
-            chainID: UInt256(chainId))
+            chainID: UInt256(chainId), blobSchedule: FeeMarket.blobSchedule(fork: fork))
     }
 
     /// The base fee of the next block (nil before London).
@@ -123,7 +123,8 @@ extension DevChain {
         BlockEnvironment(
             coinbase: header.coinbase, number: header.number, timestamp: header.timestamp, gasLimit: header.gasLimit,
             difficulty: header.difficulty, prevRandao: header.mixHash, baseFee: header.baseFeePerGas ?? .zero,
-            excessBlobGas: header.excessBlobGas ?? 0, chainID: UInt256(chainId))
+            excessBlobGas: header.excessBlobGas ?? 0, chainID: UInt256(chainId),
+            blobSchedule: FeeMarket.blobSchedule(fork: hardfork))
     }
 
     /// BLOCKHASH for blocks built on block `number`: the 256 hashes up to it.

@@ -85,11 +85,17 @@ public enum TransactionExecutor {
         // validate() checked nonce < 2^64 - 1 and gasLimit <= Int64.max.
         let message = MessageExecution.message(
             &journaled, from: sender, to: tx.to, value: tx.value, data: tx.data, gas: Int64(tx.gasLimit - intrinsic.gas))
+        // EIP-7702: authorizations apply after the nonce bump; the callee's delegate, as it stands once they
+        // have, starts warm.
+        let authorizationRefund = SetCodeAuthorizations.apply(
+            tx.authorizationList, in: &journaled, chainID: block.chainID)
+        if rules.codeDelegation, let to = tx.to, let delegate = journaled.delegate(of: to) { journaled.prewarm(delegate) }
         let environment = TransactionEnvironment(
             origin: sender, gasPrice: gasPrice, blobHashes: tx.blobVersionedHashes)
-        let result = MessageExecution.run(
+        var result = MessageExecution.run(
             message, in: &journaled, rules: rules, block: block, transaction: environment, tracer: &tracer, buffers: buffers,
             deadline: deadline)
+        result.gasRefund += authorizationRefund  // kept when the call fails (EIP-7702)
         let (gasUsed, refund) = MessageExecution.settle(gasLimit: tx.gasLimit, result: result, rules: rules, floor: intrinsic.floor)
         let gasLeft = tx.gasLimit - gasUsed
         journaled.addBalance(sender, UInt256(gasLeft) &* gasPrice)
@@ -120,13 +126,17 @@ public enum TransactionExecutor {
     ) throws(TransactionValidationError) -> (gas: UInt64, floor: UInt64) {
         let fork = rules.fork
         let tx = executable.transaction
-        if fork < tx.type.introducedIn || tx.type == .setCode { throw .typeNotSupported(type: tx.type.rawValue) }
+        if fork < tx.type.introducedIn { throw .typeNotSupported(type: tx.type.rawValue) }
         let sender = state[executable.sender]
         let accountNonce = sender?.nonce ?? 0
         if accountNonce < tx.nonce { throw .nonceTooHigh(expected: accountNonce, got: tx.nonce) }
         if accountNonce > tx.nonce { throw .nonceTooLow(expected: accountNonce, got: tx.nonce) }
         if accountNonce == UInt64.max { throw .nonceMax }
-        if let sender, sender.codeHash != .emptyCodeHash { throw .senderNotEOA }  // EIP-3607
+        // EIP-3607, which EIP-7702 relaxes for a delegation designator.
+        if let sender, sender.codeHash != .emptyCodeHash, !(rules.codeDelegation && Delegation.target(of: sender.code) != nil) {
+            throw .senderNotEOA
+        }
+        if let cap = rules.transactionGasLimitCap, tx.gasLimit > cap { throw .gasLimitAboveCap(cap: cap, limit: tx.gasLimit) }
 
         if rules.baseFee {
             if tx.maxFeePerGas < tx.maxPriorityFeePerGas { throw .tipAboveFeeCap }
@@ -135,11 +145,13 @@ public enum TransactionExecutor {
         if tx.type == .blob {
             if tx.to == nil { throw .blobTransactionCreate }
             if tx.blobVersionedHashes.isEmpty { throw .noBlobs }
-            if tx.blobVersionedHashes.count > BlobGas.maxBlobsPerBlock {
+            let count = UInt64(tx.blobVersionedHashes.count)
+            if count > block.blobSchedule.max || rules.maxBlobsPerTransaction.map({ count > $0 }) == true {
                 throw .tooManyBlobs(tx.blobVersionedHashes.count)
             }
             for hash in tx.blobVersionedHashes where hash.words.0 >> 56 != 0x01 { throw .invalidBlobVersionedHash }
         }
+        if tx.type == .setCode && tx.authorizationList.isEmpty { throw .emptyAuthorizationList }
         let maxFeePerBlobGas = tx.maxFeePerBlobGas ?? .zero
         if rules.blobs && tx.blobGas > 0 && maxFeePerBlobGas < block.blobBaseFee { throw .blobFeeCapTooLow }
 
@@ -158,7 +170,7 @@ public enum TransactionExecutor {
 
         let intrinsic = tx.intrinsicGas(fork: fork)
         if tx.gasLimit < intrinsic.gas { throw .intrinsicGasTooLow(intrinsic: intrinsic.gas, limit: tx.gasLimit) }
-        if tx.gasLimit < intrinsic.floor { throw .intrinsicGasTooLow(intrinsic: intrinsic.floor, limit: tx.gasLimit) }
+        if tx.gasLimit < intrinsic.floor { throw .gasLimitBelowFloor(floor: intrinsic.floor, limit: tx.gasLimit) }
 
         // The value must still be affordable after buying gas at the effective price.
         let paid = UInt256(tx.gasLimit) &* effectiveGasPrice(tx, block: block, rules: rules)

@@ -34,6 +34,12 @@ public enum TransactionValidationError: Error, Sendable, Equatable, CustomString
     case intrinsicGasTooLow(intrinsic: UInt64, limit: UInt64)
     /// Init code longer than 49,152 bytes (EIP-3860).
     case initCodeTooLarge(Int)
+    /// The gas limit is below the EIP-7623 calldata floor (Prague).
+    case gasLimitBelowFloor(floor: UInt64, limit: UInt64)
+    /// A set-code transaction without authorizations (EIP-7702).
+    case emptyAuthorizationList
+    /// The gas limit is above the per-transaction cap (EIP-7825, Osaka).
+    case gasLimitAboveCap(cap: UInt64, limit: UInt64)
 
     public var description: String {
         switch self {
@@ -53,6 +59,9 @@ public enum TransactionValidationError: Error, Sendable, Equatable, CustomString
         case .gasLimitExceedsBlock: return "gas limit reached: transaction gas above block gas left"
         case .intrinsicGasTooLow(let intrinsic, let limit): return "intrinsic gas too low: need \(intrinsic), limit \(limit)"
         case .initCodeTooLarge(let n): return "init code size \(n) exceeds 49152"
+        case .gasLimitBelowFloor(let floor, let limit): return "gas limit \(limit) below the calldata floor \(floor)"
+        case .emptyAuthorizationList: return "set-code transaction with an empty authorization list"
+        case .gasLimitAboveCap(let cap, let limit): return "transaction gas limit \(limit) above the cap \(cap)"
         }
     }
 }

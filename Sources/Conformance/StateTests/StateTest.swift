@@ -17,6 +17,10 @@ public struct StateTest: Sendable {
     public var transaction: TransactionTemplate
     /// Expected results by fork name, in file order.
     public var post: [(fork: String, entries: [PostEntry])]
+    /// The chain id of `config.chainid` (EEST fixtures), nil when absent (then 1).
+    public var chainID: UInt64?
+    /// `config.blobSchedule` (EIP-7840) by fork name, where the fixture gives one.
+    public var blobSchedules: [String: BlobSchedule]
 
     /// The `env` section.
     public struct Environment: Sendable {
@@ -49,6 +53,19 @@ public struct StateTest: Sendable {
         public var accessLists: [[AccessListEntry]?]?
         public var blobVersionedHashes: [Bytes32]?
         public var maxFeePerBlobGas: UInt256?
+        /// The EIP-7702 authorizations of a set-code transaction (nil: not a set-code transaction).
+        public var authorizationList: [AuthorizationTemplate]?
+    }
+
+    /// One entry of `authorizationList`, as the file writes it: a field that does not fit its wire type
+    /// (nil here) makes the transaction malformed.
+    public struct AuthorizationTemplate: Sendable {
+        public var chainId: UInt256?
+        public var address: Address
+        public var nonce: UInt64?
+        public var yParity: UInt8?
+        public var r: UInt256?
+        public var s: UInt256?
     }
 
     /// One expected result.
@@ -129,6 +146,19 @@ extension StateTest {
                 try Field.parseBytes32(h.stringValue ?? "", "blob versioned hash")
             }
         }
+        var authorizations: [AuthorizationTemplate]?
+        if let list = tx["authorizationList"]?.arrayValue {
+            authorizations = try list.map { (item) throws(StateTestFormatError) -> AuthorizationTemplate in
+                let parity = Field.lenientUInt256((item["yParity"] ?? item["v"])?.stringValue)
+                return AuthorizationTemplate(
+                    chainId: Field.lenientUInt256(item["chainId"]?.stringValue),
+                    address: try Field.address(item, "address"),
+                    nonce: Field.lenientUInt64(item["nonce"]?.stringValue),
+                    yParity: parity.flatMap { $0.uint64 }.flatMap { UInt8(exactly: $0) },
+                    r: Field.lenientUInt256(item["r"]?.stringValue),
+                    s: Field.lenientUInt256(item["s"]?.stringValue))
+            }
+        }
         transaction = TransactionTemplate(
             data: try (tx["data"]?.arrayValue ?? []).map { (d) throws(StateTestFormatError) -> [UInt8] in
                 try Field.parseBytes(d.stringValue ?? "", "data")
@@ -144,7 +174,19 @@ extension StateTest {
             to: toText.isEmpty ? nil : try Field.parseAddress(toText, "to"),
             accessLists: accessLists,
             blobVersionedHashes: blobHashes,
-            maxFeePerBlobGas: try Field.uint256(tx, "maxFeePerBlobGas"))
+            maxFeePerBlobGas: try Field.uint256(tx, "maxFeePerBlobGas"),
+            authorizationList: authorizations)
+
+        let config = json["config"]
+        chainID = try config.flatMap { (c) throws(StateTestFormatError) in try Field.uint64(c, "chainid") }
+        var schedules: [String: BlobSchedule] = [:]
+        for (fork, entry) in config?["blobSchedule"]?.objectValue ?? [] {
+            guard let target = try Field.uint64(entry, "target"), let max = try Field.uint64(entry, "max"),
+                let fraction = try Field.uint64(entry, "baseFeeUpdateFraction"), fraction > 0
+            else { throw StateTestFormatError("config.blobSchedule.\(fork) needs target, max and baseFeeUpdateFraction") }
+            schedules[fork] = BlobSchedule(target: target, max: max, baseFeeUpdateFraction: fraction)
+        }
+        blobSchedules = schedules
 
         var post: [(fork: String, entries: [PostEntry])] = []
         for (fork, list) in json["post"]?.objectValue ?? [] {

@@ -106,7 +106,9 @@ public struct StateTestRunner: Sendable {
         into result: inout StateTestCaseResult
     ) {
         let rules = ForkRules(fork)
-        let block = Self.blockEnvironment(test.environment, rules: rules)
+        var block = Self.blockEnvironment(test.environment, rules: rules)
+        block.chainID = UInt256(test.chainID ?? 1)
+        if let schedule = test.blobSchedules[result.fork] ?? rules.blobSchedule { block.blobSchedule = schedule }
         var journaled = JournaledState(state: test.pre, blockHashes: Self.testBlockHash)
         var logs: [Log] = []
         var failure: String?
@@ -215,8 +217,31 @@ public struct StateTestRunner: Sendable {
         guard let nonce = t.nonce else { return .failure(MalformedTransaction(description: "nonce beyond 64 bits")) }
         let data = t.data[entry.dataIndex]
         let accessList = t.accessLists.flatMap { entry.dataIndex < $0.count ? $0[entry.dataIndex] : nil }
+        let chainID = test.chainID ?? 1
         let transaction: Transaction
-        if let hashes = t.blobVersionedHashes {
+        if let authorizations = t.authorizationList {
+            guard let to = t.to else {
+                return .failure(
+                    MalformedTransaction(
+                        description: "set-code transaction without recipient",
+                        exceptionNames: ["TransactionException.TYPE_4_TX_CONTRACT_CREATION"]))
+            }
+            var list: [SignedAuthorization] = []
+            for a in authorizations {
+                guard let chainId = a.chainId, let nonce = a.nonce, let yParity = a.yParity, let r = a.r, let s = a.s else {
+                    return .failure(MalformedTransaction(description: "authorization field beyond its wire type"))
+                }
+                list.append(
+                    SignedAuthorization(
+                        authorization: Authorization(chainId: chainId, address: a.address, nonce: nonce), yParity: yParity,
+                        r: r, s: s))
+            }
+            transaction = .setCode(
+                SetCodeTransaction(
+                    chainId: chainID, nonce: nonce, maxPriorityFeePerGas: t.maxPriorityFeePerGas ?? .zero,
+                    maxFeePerGas: t.maxFeePerGas ?? .zero, gasLimit: gasLimit, to: to, value: value, data: data,
+                    accessList: accessList ?? [], authorizationList: list))
+        } else if let hashes = t.blobVersionedHashes {
             guard let to = t.to else {
                 return .failure(
                     MalformedTransaction(
@@ -225,19 +250,19 @@ public struct StateTestRunner: Sendable {
             }
             transaction = .blob(
                 BlobTransaction(
-                    chainId: 1, nonce: nonce, maxPriorityFeePerGas: t.maxPriorityFeePerGas ?? .zero,
+                    chainId: chainID, nonce: nonce, maxPriorityFeePerGas: t.maxPriorityFeePerGas ?? .zero,
                     maxFeePerGas: t.maxFeePerGas ?? .zero, gasLimit: gasLimit, to: to, value: value, data: data,
                     accessList: accessList ?? [], maxFeePerBlobGas: t.maxFeePerBlobGas ?? .zero,
                     blobVersionedHashes: hashes))
         } else if let maxFee = t.maxFeePerGas {
             transaction = .dynamicFee(
                 DynamicFeeTransaction(
-                    chainId: 1, nonce: nonce, maxPriorityFeePerGas: t.maxPriorityFeePerGas ?? .zero, maxFeePerGas: maxFee,
+                    chainId: chainID, nonce: nonce, maxPriorityFeePerGas: t.maxPriorityFeePerGas ?? .zero, maxFeePerGas: maxFee,
                     gasLimit: gasLimit, to: t.to, value: value, data: data, accessList: accessList ?? []))
         } else if let accessList {
             transaction = .accessList(
                 AccessListTransaction(
-                    chainId: 1, nonce: nonce, gasPrice: t.gasPrice ?? .zero, gasLimit: gasLimit, to: t.to, value: value,
+                    chainId: chainID, nonce: nonce, gasPrice: t.gasPrice ?? .zero, gasLimit: gasLimit, to: t.to, value: value,
                     data: data, accessList: accessList))
         } else {
             // The fillers sign legacy transactions without a chain id, except execution-spec-tests,
@@ -251,7 +276,7 @@ public struct StateTestRunner: Sendable {
             transaction = .legacy(
                 LegacyTransaction(
                     nonce: nonce, gasPrice: t.gasPrice ?? .zero, gasLimit: gasLimit, to: t.to, value: value, data: data,
-                    chainId: 1))
+                    chainId: chainID))
         }
         return .success(transaction.sign(with: key))
     }
@@ -295,6 +320,9 @@ public struct StateTestRunner: Sendable {
         case .intrinsicGasTooLow:
             return ["TR_IntrinsicGas", "IntrinsicGas", "TransactionException.INTRINSIC_GAS_TOO_LOW"]
         case .initCodeTooLarge: return ["TR_InitCodeLimitExceeded", "TransactionException.INITCODE_SIZE_EXCEEDED"]
+        case .gasLimitBelowFloor: return ["TransactionException.INTRINSIC_GAS_BELOW_FLOOR_GAS_COST"]
+        case .emptyAuthorizationList: return ["TransactionException.TYPE_4_EMPTY_AUTHORIZATION_LIST"]
+        case .gasLimitAboveCap: return ["TransactionException.GAS_LIMIT_EXCEEDS_MAXIMUM"]
         }
     }
 }

@@ -49,6 +49,13 @@ public struct ForkRules: Sendable {
     public let blobs: Bool
     /// EIP-7702 (Prague): accounts may delegate their code with a `0xef0100 ‖ address` designator.
     public let codeDelegation: Bool
+    /// The blob parameters a chain uses unless its config says otherwise (EIP-4844, EIP-7691); nil before
+    /// Cancun.
+    public let blobSchedule: BlobSchedule?
+    /// The most blobs one transaction may carry, when that is below the block maximum (EIP-7594, Osaka: 6).
+    public let maxBlobsPerTransaction: UInt64?
+    /// The most gas one transaction may ask for (EIP-7825, Osaka: 2^24).
+    public let transactionGasLimitCap: UInt64?
 
     /// Resolves the rules of `fork`.
     public init(_ fork: Hardfork) {
@@ -73,6 +80,9 @@ public struct ForkRules: Sendable {
         baseFee = fork >= .london
         blobs = fork >= .cancun
         codeDelegation = fork >= .prague
+        blobSchedule = fork >= .prague ? .prague : fork >= .cancun ? .cancun : nil  // EIP-7691, EIP-4844
+        maxBlobsPerTransaction = fork >= .osaka ? 6 : nil  // EIP-7594
+        transactionGasLimitCap = fork >= .osaka ? 1 << 24 : nil  // EIP-7825
     }
 }
 

@@ -11,6 +11,8 @@ extension Interpreter {
     @usableFromInline static var newAccountCost: Int64 { 25_000 }
     /// Free gas given to the callee of a value-carrying call (CallStipend).
     @usableFromInline static var callStipend: Int64 { 2_300 }
+    /// A warm account access (EIP-2929 WARM_STORAGE_READ_COST), charged for an EIP-7702 delegate.
+    @usableFromInline static var warmAccessCost: Int64 { 100 }
 
     /// CALL, CALLCODE, DELEGATECALL or STATICCALL, by `kind`.
     @inlinable @inline(__always)
@@ -30,6 +32,10 @@ extension Interpreter {
 
         var cost: Int64 = 0
         if rules.accessLists && host.warmAccount(target) { cost += rules.coldAccountSurcharge }
+        if rules.codeDelegation, let delegate = host.delegate(of: target) {
+            // EIP-7702: reaching the delegate's code is an account access of its own, warm or cold.
+            cost += Self.warmAccessCost + (host.warmAccount(delegate) ? rules.coldAccountSurcharge : 0)
+        }
         if !value.isZero { cost += Self.callValueCost }
         if kind == .call {
             // Before EIP-161 a call to a non-existent account pays for creating it; after, only a

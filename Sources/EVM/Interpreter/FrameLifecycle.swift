@@ -32,9 +32,12 @@ extension Interpreter {
             break
         }
         if isPrecompile { return .finished(runPrecompile(message, checkpoint: checkpoint)) }
-        let codeHash = host.codeHash(at: message.codeAddress)
+        var codeAddress = message.codeAddress
+        // EIP-7702: an account holding a delegation designator runs its delegate's code (one level; a
+        // precompile as delegate has no code, so nothing runs).
+        if rules.codeDelegation, let delegate = host.delegate(of: codeAddress) { codeAddress = delegate }
+        let codeHash = host.codeHash(at: codeAddress)
         if codeHash == .emptyCodeHash { return .finished(FrameResult(status: .stop, gasLeft: message.gas)) }
-        let codeAddress = message.codeAddress
         let code = buffers.analyzedCode(hash: codeHash) { host.code(at: codeAddress) }
         if code.count == 0 { return .finished(FrameResult(status: .stop, gasLeft: message.gas)) }
         return .frame(
