@@ -65,7 +65,7 @@ import TestSupport
         guard let noTarget = try carchain(["evm", "run", "--prestate", bare.path]) else { return }
         #expect(noTarget.status == 1 && noTarget.stderr.hasPrefix("carchain: --prestate") && noTarget.stderr.contains("--to"))
         guard let missing = try carchain(["evm", "run", "--prestate", dir.appendingPathComponent("none.json").path]) else { return }
-        #expect(missing.status == 1 && missing.stderr.hasPrefix("carchain: cannot read --prestate"))
+        #expect(missing.status == 1 && missing.stderr.hasPrefix("carchain: --prestate: cannot open"))
         try Data("{\"pre\": 1}".utf8).write(to: bare)
         guard let malformed = try carchain(["evm", "run", "--prestate", bare.path]) else { return }
         #expect(malformed.status == 1 && malformed.stderr.hasPrefix("carchain: bad --prestate"))
