@@ -53,9 +53,11 @@ public struct CarChainArtifact: Sendable, Hashable {
 
     /// Reads an artifact file.
     public init(contentsOf url: URL) throws(CarChainError) {
-        let data: Data
-        do { data = try Data(contentsOf: url) } catch { throw .invalidArtifact(reason: "cannot read \(url.path): \(error.localizedDescription)") }
-        try self.init(json: Array(data))
+        let bytes: [UInt8]
+        do { bytes = try InputFile.read(url.path, limit: InputFile.documentLimit) } catch {
+            throw .invalidArtifact(reason: "cannot read \(url.path): \(error.reason)")
+        }
+        try self.init(json: bytes)
     }
 
     /// The project's contract, embedded in the binary from contracts/CarChain.json (see

@@ -17,11 +17,11 @@ import Testing
         let block1 = try #require(try await chain.block(.latest))
         let balanceAt1 = try await chain.balance(F.address1)
 
-        let first = await chain.snapshot()
+        let first = try await chain.snapshot()
         for nonce in 1...3 as ClosedRange<UInt64> {
             try await chain.sendRawTransaction(F.dynamicFee(F.key0, nonce: nonce, to: F.address1, value: F.oneEther).encoded)
         }
-        let later = await chain.snapshot()
+        let later = try await chain.snapshot()
         await chain.setBalance(F.address1, .one)
         #expect(await chain.blockNumber() == 4)
 
@@ -54,7 +54,7 @@ import Testing
 
     @Test func revertUndoesDevChangesWithoutBlocks() async throws {
         let chain = try await DevChain(config: .deterministic())
-        let id = await chain.snapshot()
+        let id = try await chain.snapshot()
         await chain.setBalance(F.address0, .one)
         await chain.setStorage(F.address1, slot: .one, value: .one)
         #expect(try await chain.revert(to: id))
@@ -63,5 +63,23 @@ import Testing
         let block = try #require(try await chain.mine().first)
         #expect(await chain.currentState().stateRoot == block.header.stateRoot)
         #expect(block.header.stateRoot == (try #require(try await chain.block(.earliest))).header.stateRoot)
+    }
+
+    @Test func snapshotsAreBoundedAndARevertFreesThem() async throws {
+        var config = ChainConfig.deterministic()
+        config.maxSnapshots = 3
+        let chain = try await DevChain(config: config)
+        let first = try await chain.snapshot()
+        _ = try await chain.snapshot()
+        let third = try await chain.snapshot()
+        #expect(throws: ChainError.tooManySnapshots(limit: 3)) { try await chain.snapshot() }
+        // Reverting to the third frees it (and nothing earlier): one more fits, then the limit again.
+        #expect(try await chain.revert(to: third))
+        _ = try await chain.snapshot()
+        #expect(throws: ChainError.tooManySnapshots(limit: 3)) { try await chain.snapshot() }
+        // Reverting to the first frees all three.
+        #expect(try await chain.revert(to: first))
+        for _ in 0..<3 { _ = try await chain.snapshot() }
+        #expect(ChainError.tooManySnapshots(limit: 3).rpcCode == -32000)
     }
 }

@@ -151,6 +151,29 @@ import Testing
         #expect(clock.now - start < .seconds(5))
     }
 
+    @Test func aStalledAuthBodyGets408() async throws {
+        let timeouts = DevNodeServer.Timeouts(idle: .seconds(5), body: .milliseconds(700))
+        let server = try await Server.start(timeouts: timeouts)
+        defer { server.stop() }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let stalled = try RawConnection(port: server.port)
+        try stalled.send(
+            "POST \(Self.signUp) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                + "Content-Length: 100\r\n\r\n{\"email\"")
+        // Another client signs up meanwhile.
+        let other = try RawResponse.send(port: server.port, path: Self.signUp, body: "{}")
+        #expect(other.status == 200)
+        // The stalled one gets Google's error shape with 408, and its connection is closed, well before the
+        // idle timeout.
+        let (answer, closed) = stalled.readAll()
+        let response = try #require(RawResponse(answer))
+        #expect(response.status == 408)
+        #expect(response.body.contains("\"code\":408"))
+        #expect(closed)
+        #expect(clock.now - start < .seconds(4))
+    }
+
     @Test func policyParsing() {
         let policy = HTTPAccessPolicy(boundHost: "0.0.0.0", extraHosts: ["Dev.Example"])
         #expect(policy.refusal(host: nil) == nil)

@@ -35,32 +35,47 @@ public struct AuthEmulatorRequestContext: ClientAddressRequestContext {
 /// let router = Router(context: AuthEmulatorRequestContext.self)
 /// addAuthEmulatorRoutes(to: router, emulator: emulator)
 /// ```
+///
+/// A body must arrive within `bodyTimeout` of its headers (else 408, and the connection is closed), so a client
+/// that sends headers and then stalls cannot hold a connection.
 public func addAuthEmulatorRoutes<Context: RequestContext>(
-    to router: some RouterMethods<Context>, emulator: AuthEmulator
+    to router: some RouterMethods<Context>, emulator: AuthEmulator, bodyTimeout: Duration = .seconds(30)
 ) {
     let methods: [HTTPRequest.Method] = [.get, .post, .patch, .delete, .options]
     for prefix in AuthRoute.mountedPrefixes {
         for method in methods {
             router.on(RouterPath(prefix + "/**"), method: method) { request, context -> Response in
                 await answer(request, clientAddress: (context as? any ClientAddressRequestContext)?.clientAddress,
-                    emulator: emulator)
+                    emulator: emulator, bodyTimeout: bodyTimeout)
             }
         }
     }
 }
 
-private func answer(_ request: Request, clientAddress: String?, emulator: AuthEmulator) async -> Response {
-    var request = request
+private func answer(
+    _ request: Request, clientAddress: String?, emulator: AuthEmulator, bodyTimeout: Duration
+) async -> Response {
     let body: [UInt8]
-    do {
-        let buffer = try await request.collectBody(upTo: authEmulatorMaxBodySize)
-        body = Array(buffer.readableBytesView)
+    do throws(RequestBodyError) {
+        body = try await request.collectBody(upTo: authEmulatorMaxBodySize, within: bodyTimeout)
     } catch {
-        let tooLarge = AuthServiceError(
-            httpStatus: 413, code: .invalidArgument, message: "Request body too large.", reason: "badRequest",
-            status: "INVALID_ARGUMENT")
-        return makeResponse(
-            AuthHTTPResponse(status: 413, body: (try? AuthWire.encode(AuthWire.errorResponse(for: tooLarge))) ?? []))
+        // The rest of the body is not read, so the connection cannot carry another request.
+        let failure: AuthServiceError
+        switch error {
+        case .tooLarge:
+            failure = AuthServiceError(
+                httpStatus: 413, code: .invalidArgument, message: "Request body too large.", reason: "badRequest",
+                status: "INVALID_ARGUMENT")
+        case .timedOut:
+            failure = AuthServiceError(
+                httpStatus: 408, code: .invalidArgument, message: "Request body not received within \(bodyTimeout).",
+                reason: "badRequest", status: "INVALID_ARGUMENT")
+        }
+        var response = makeResponse(
+            AuthHTTPResponse(
+                status: failure.httpStatus, body: (try? AuthWire.encode(AuthWire.errorResponse(for: failure))) ?? []))
+        response.headers[.connection] = "close"
+        return response
     }
     var headers: [String: String] = [:]
     for field in request.headers {

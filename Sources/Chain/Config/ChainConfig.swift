@@ -49,6 +49,11 @@ public struct ChainConfig: Sendable {
     /// The most transactions the pool holds (waiting for interval mining, or for a missing nonce); one
     /// more is refused with "txpool is full" (geth's error). Replacing a pooled transaction does not count.
     public var maxPendingTransactions: Int = 10_000
+    /// The most snapshots (`evm_snapshot`) kept at once; one more is refused until a revert frees some.
+    /// Each one keeps the state it saw alive, so an endless loop of snapshots and blocks would otherwise
+    /// grow memory without end. Test suites revert (which frees the snapshot and every later one), and
+    /// hold a handful at a time.
+    public var maxSnapshots: Int = 10_000
 
     /// The defaults.
     public init() {}

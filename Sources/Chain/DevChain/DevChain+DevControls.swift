@@ -96,8 +96,10 @@ extension DevChain {
 
     // MARK: Snapshots (evm_snapshot / evm_revert)
 
-    /// Records the chain as it is (head, state, pool, time); returns the snapshot's id.
-    public func snapshot() -> UInt64 {
+    /// Records the chain as it is (head, state, pool, time); returns the snapshot's id. At most
+    /// ``ChainConfig/maxSnapshots`` are kept at once.
+    public func snapshot() throws(ChainError) -> UInt64 {
+        guard snapshots.count < config.maxSnapshots else { throw .tooManySnapshots(limit: config.maxSnapshots) }
         let id = nextSnapshotID
         nextSnapshotID += 1
         snapshots[id] = Snapshot(

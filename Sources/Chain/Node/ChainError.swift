@@ -31,6 +31,8 @@ public enum ChainError: Error, Sendable, Equatable, CustomStringConvertible {
     case executionTimeout(Duration)
     /// The pool holds its maximum of pending transactions (``ChainConfig/maxPendingTransactions``).
     case poolFull(limit: Int)
+    /// The chain holds its maximum of snapshots (``ChainConfig/maxSnapshots``).
+    case tooManySnapshots(limit: Int)
     /// A trace grew past its size limit; the reason says which and how to ask for less.
     case traceTooLarge(String)
     /// A parameter is out of range.
@@ -82,6 +84,8 @@ public enum ChainError: Error, Sendable, Equatable, CustomStringConvertible {
         case .gasRequiredExceedsAllowance(let cap): return "gas required exceeds allowance (\(cap))"
         case .executionTimeout(let limit): return "execution aborted (timeout = \(CallLimits.describe(limit)))"
         case .poolFull(let limit): return "txpool is full (\(limit) pending transactions; mine some first)"
+        case .tooManySnapshots(let limit):
+            return "too many snapshots (\(limit) kept); revert to one (evm_revert) to free it and every later one"
         case .traceTooLarge(let why): return "trace too large: \(why)"
         case .invalidParams(let why): return "invalid params: \(why)"
         case .timestampTooLow(let requested, let head):

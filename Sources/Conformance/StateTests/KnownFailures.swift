@@ -1,3 +1,4 @@
+import EthereumPrimitives
 import Foundation
 
 /// Accepted failures of a state-test run (docs/EVM-known-failures.txt): case labels `name[fork][index]`
@@ -17,8 +18,11 @@ public struct KnownFailures: Sendable {
 
     /// Reads a known-failures file.
     public static func load(_ path: String) throws(StateTestFormatError) -> KnownFailures {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw StateTestFormatError("cannot read known failures file \(path)")
+        let text: String
+        do {
+            text = String(decoding: try InputFile.read(path, limit: InputFile.documentLimit), as: UTF8.self)
+        } catch {
+            throw StateTestFormatError("cannot read known failures file \(path): \(error.reason)")
         }
         var entries: [Entry] = []
         for (number, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {

@@ -64,8 +64,7 @@ public struct StateTestRunner: Sendable {
     public func run(file: URL) -> [StateTestCaseResult] {
         let tests: [StateTest]
         do {
-            let data = try Data(contentsOf: file)
-            tests = try StateTest.parseFile([UInt8](data))
+            tests = try StateTest.parseFile(try InputFile.read(file.path, limit: InputFile.bulkLimit))
         } catch {
             return [
                 StateTestCaseResult(

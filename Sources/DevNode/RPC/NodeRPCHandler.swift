@@ -286,7 +286,7 @@ public final class NodeRPCHandler: Sendable {
             }
             return NodeWire.trace(trace)
         case .snapshot:
-            return NodeWire.q(await chain.snapshot())
+            return NodeWire.q(try await onChain { () async throws(ChainError) in try await chain.snapshot() })
         case .revert(let id):
             return .bool(try await onChain { () async throws(ChainError) in try await chain.revert(to: id) })
         case .mine(let blocks, let timestamp, let interval):

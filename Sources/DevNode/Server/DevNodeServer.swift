@@ -15,7 +15,7 @@ public enum DevNodeServer {
     public struct Timeouts: Sendable, Equatable {
         /// A connection with no complete request part for this long is closed (headers included).
         public var idle: Duration
-        /// A JSON-RPC body must arrive within this long of its headers.
+        /// A request body (JSON-RPC or auth) must arrive within this long of its headers.
         public var body: Duration
 
         /// 30 seconds each.
@@ -44,8 +44,8 @@ public enum DevNodeServer {
         router.post("/") { request, _ -> Response in
             let body: [UInt8]
             do {
-                body = try await Self.collectBody(request, upTo: limit, within: bodyTimeout)
-            } catch BodyError.timedOut {
+                body = try await request.collectBody(upTo: limit, within: bodyTimeout)
+            } catch RequestBodyError.timedOut {
                 let failure = NodeRPCHandler.errorResponse(
                     id: .null, .invalidRequest("request body not received within \(bodyTimeout)"))
                 var response = Self.json(Array(failure.description.utf8), status: .requestTimeout)
@@ -64,7 +64,7 @@ public enum DevNodeServer {
             if answer.isEmpty { return Response(status: .noContent) }
             return Self.json(answer, status: .ok)
         }
-        if let auth { addAuthEmulatorRoutes(to: router, emulator: auth) }
+        if let auth { addAuthEmulatorRoutes(to: router, emulator: auth, bodyTimeout: bodyTimeout) }
         let idle = timeouts.idle.components
         return Application(
             router: router,
@@ -91,26 +91,6 @@ public enum DevNodeServer {
             handler: handler, auth: auth, host: host, port: port, logger: logger, access: access, timeouts: timeouts,
             onRunning: onRunning)
         try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
-    }
-
-    enum BodyError: Error { case timedOut }
-
-    /// The request's body, at most `limit` bytes, received within `timeout` (else ``BodyError/timedOut``).
-    static func collectBody(_ request: Request, upTo limit: Int, within timeout: Duration) async throws -> [UInt8] {
-        try await withThrowingTaskGroup(of: [UInt8]?.self) { group in
-            group.addTask {
-                var request = request
-                let buffer = try await request.collectBody(upTo: limit)
-                return Array(buffer.readableBytesView)
-            }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let body = first else { throw BodyError.timedOut }
-            return body
-        }
     }
 
     /// Makes NIO's event loops Swift Concurrency's global executor, so a request's task runs on the
