@@ -72,11 +72,11 @@ import Testing
         let first = try await chain.snapshot()
         _ = try await chain.snapshot()
         let third = try await chain.snapshot()
-        #expect(throws: ChainError.tooManySnapshots(limit: 3)) { try await chain.snapshot() }
+        await #expect(throws: ChainError.tooManySnapshots(limit: 3)) { try await chain.snapshot() }
         // Reverting to the third frees it (and nothing earlier): one more fits, then the limit again.
         #expect(try await chain.revert(to: third))
         _ = try await chain.snapshot()
-        #expect(throws: ChainError.tooManySnapshots(limit: 3)) { try await chain.snapshot() }
+        await #expect(throws: ChainError.tooManySnapshots(limit: 3)) { try await chain.snapshot() }
         // Reverting to the first frees all three.
         #expect(try await chain.revert(to: first))
         for _ in 0..<3 { _ = try await chain.snapshot() }

@@ -162,7 +162,9 @@ import Testing
             "POST \(Self.signUp) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
                 + "Content-Length: 100\r\n\r\n{\"email\"")
         // Another client signs up meanwhile.
-        let other = try RawResponse.send(port: server.port, path: Self.signUp, body: "{}")
+        let other = try RawResponse.send(
+            port: server.port, path: Self.signUp,
+            body: "{\"email\":\"meanwhile@example.com\",\"password\":\"correct horse\",\"returnSecureToken\":true}")
         #expect(other.status == 200)
         // The stalled one gets Google's error shape with 408, and its connection is closed, well before the
         // idle timeout.
