@@ -26,7 +26,7 @@ struct Carchain: AsyncParsableCommand {
             DeployCommand.self, UserCommand.self, CarCommand.self, CreditCommand.self, RentCommand.self,
             ReturnCommand.self, ProfileCommand.self, StatsCommand.self, NodeCommand.self,
             GasReportCommand.self, SimulateCommand.self,
-            SignupCommand.self, LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, CarsCommand.self, MapCommand.self,
+            SignupCommand.self, LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, AccountCommand.self, CarsCommand.self, MapCommand.self,
             DemoCommand.self,
         ]
     )

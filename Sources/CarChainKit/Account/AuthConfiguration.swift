@@ -10,10 +10,20 @@ public struct AuthConfiguration: Sendable {
     public var url: String?
     /// The Firebase web API key (needed for real Firebase).
     public var apiKey: String?
+    /// The Firebase project (`--project-id`): an emulator keeps its emailed codes per project. The embedded service
+    /// and `carchain node` serve ``AuthEmulator/defaultProjectId``.
+    public var projectId: String
 
-    public init(url: String? = nil, apiKey: String? = nil) {
+    public init(url: String? = nil, apiKey: String? = nil, projectId: String? = nil) {
         self.url = url
         self.apiKey = apiKey
+        self.projectId = projectId ?? AuthEmulator.defaultProjectId
+    }
+
+    /// Whether the service is an emulator, whose "emailed" codes can be read back (real Firebase sends email).
+    public var holdsEmailedCodes: Bool {
+        guard let url, let host = URLComponents(string: url)?.host?.lowercased() else { return true }
+        return !host.hasSuffix("googleapis.com")
     }
 
     /// The client: ``url``, else `savedURL` (a saved session's service), else the `carchain node` serving the

@@ -140,7 +140,7 @@ public struct AuthClient: Sendable {
 
     // MARK: Wire
 
-    private func call<Request: Encodable, Response: Decodable>(
+    func call<Request: Encodable, Response: Decodable>(
         _ endpoint: FirebaseAuthEndpoint, _ body: Request, as: Response.Type
     ) async throws(AuthClientError) -> Response {
         let bytes: [UInt8]
@@ -163,19 +163,26 @@ public struct AuthClient: Sendable {
     private func exchange<Response: Decodable>(
         _ endpoint: FirebaseAuthEndpoint, body: [UInt8], contentType: String, as: Response.Type
     ) async throws(AuthClientError) -> Response {
-        let request = AuthHTTPRequest(
-            method: "POST", path: endpoint.path, query: ["key": apiKey], headers: ["content-type": contentType],
-            body: body)
+        try await exchange(
+            method: "POST", path: endpoint.path, headers: ["content-type": contentType], body: body, as: Response.self)
+    }
+
+    /// Sends one request to `path` (with the API key) and decodes a 2xx answer; any other status is the service's
+    /// error.
+    func exchange<Response: Decodable>(
+        method: String, path: String, headers: [String: String] = [:], body: [UInt8] = [], as: Response.Type
+    ) async throws(AuthClientError) -> Response {
+        let request = AuthHTTPRequest(method: method, path: path, query: ["key": apiKey], headers: headers, body: body)
         let response = try await transport.send(request)
-        guard (200..<300).contains(response.status) else { throw Self.serviceError(response, endpoint: endpoint) }
+        guard (200..<300).contains(response.status) else { throw Self.serviceError(response, path: path) }
         do {
             return try AuthWire.decodeResponse(Response.self, from: response.body)
         } catch {
-            throw .malformedResponse(endpoint: endpoint.path, reason: String(describing: error))
+            throw .malformedResponse(endpoint: path, reason: String(describing: error))
         }
     }
 
-    private func session(
+    func session(
         uid: String, email: String, idToken: String, refreshToken: String, expiresIn: String, issuedAt: Date,
         endpoint: FirebaseAuthEndpoint
     ) throws(AuthClientError) -> AuthSession {
@@ -189,10 +196,9 @@ public struct AuthClient: Sendable {
 
     /// Reads Google's error envelope. The code is the message's first word (`WEAK_PASSWORD : …` → `WEAK_PASSWORD`)
     /// when that is an upper-case code, else the envelope's `status` (`PERMISSION_DENIED`).
-    static func serviceError(_ response: AuthHTTPResponse, endpoint: FirebaseAuthEndpoint) -> AuthClientError {
+    static func serviceError(_ response: AuthHTTPResponse, path: String) -> AuthClientError {
         guard let envelope = try? AuthWire.decodeResponse(AuthWire.ErrorResponse.self, from: response.body) else {
-            return .malformedResponse(
-                endpoint: endpoint.path, reason: "HTTP \(response.status) without a Firebase error body")
+            return .malformedResponse(endpoint: path, reason: "HTTP \(response.status) without a Firebase error body")
         }
         let message = envelope.error.message
         let firstWord = message.split(separator: " : ", maxSplits: 1).first.map(String.init) ?? message

@@ -1,3 +1,4 @@
+import AuthEmulator
 import EthereumCrypto
 import EthereumPrimitives
 import Foundation
@@ -32,6 +33,12 @@ public struct AccountBook: Sendable {
     public func address(uid: String) throws(AppError) -> Address? {
         guard let text = try entries().first(where: { $0.uid == uid })?.address else { return nil }
         return try? Address(text)
+    }
+
+    /// The uid recorded for `email` (compared as the auth service compares emails).
+    public func uid(email: String) throws(AppError) -> String? {
+        let wanted = EmailAddress.normalize(email)
+        return try entries().last { EmailAddress.normalize($0.email) == wanted }?.uid
     }
 
     /// Records (or replaces) `uid`'s address; the file is written 0600 in a 0700 directory (``SecureFile``).

@@ -53,13 +53,28 @@ struct PasswordOptions: ParsableArguments {
     /// The password: stdin's first line with `--password-stdin`, the file's first line with `--password-file`,
     /// else typed on the terminal without echo (twice when `confirm`).
     func read(prompt: String, confirm: Bool = false) throws -> String {
-        if passwordStdin {
+        try Secrets.password(file: passwordFile, fileOption: "--password-file", stdin: passwordStdin, prompt: prompt, confirm: confirm)
+    }
+
+    /// ``read(prompt:confirm:)`` as a function the libraries call when they need the password (and only then).
+    func reader() -> @Sendable (String) throws -> String {
+        let options = self
+        return { prompt in try options.read(prompt: prompt) }
+    }
+}
+
+/// Reading secrets without leaking them.
+enum Secrets {
+    /// A password: standard input's first line when `stdin`, else the first line of `file`, else typed on the
+    /// terminal without echo (twice when `confirm`).
+    static func password(file: String?, fileOption: String, stdin: Bool, prompt: String, confirm: Bool) throws -> String {
+        if stdin {
             let line = try Secrets.firstLine(of: STDIN_FILENO, limit: InputFile.secretLimit, what: "--password-stdin")
             guard !line.isEmpty else { throw CLIError("--password-stdin: no password on standard input") }
             return line
         }
-        if let passwordFile {
-            let data = try CLIInput.file(passwordFile, option: "--password-file", limit: InputFile.secretLimit)
+        if let file {
+            let data = try CLIInput.file(file, option: fileOption, limit: InputFile.secretLimit)
             let text = String(decoding: data, as: UTF8.self)
             return String(text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
                 .trimmingCharacters(in: CharacterSet(charactersIn: "\r"))
@@ -72,15 +87,6 @@ struct PasswordOptions: ParsableArguments {
         return first
     }
 
-    /// ``read(prompt:confirm:)`` as a function the libraries call when they need the password (and only then).
-    func reader() -> @Sendable (String) throws -> String {
-        let options = self
-        return { prompt in try options.read(prompt: prompt) }
-    }
-}
-
-/// Reading secrets without leaking them.
-enum Secrets {
     /// A private key from an environment variable; the error names the variable, never its value.
     static func privateKey(fromEnvironment name: String) throws -> PrivateKey {
         guard let value = ProcessInfo.processInfo.environment[name], !value.isEmpty else {
