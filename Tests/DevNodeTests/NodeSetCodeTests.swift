@@ -35,7 +35,7 @@ import TestSupport
         guard let cancun = try NodeProcess.start(["--ephemeral", "--hardfork", "cancun"]) else { return }
         defer { cancun.stop() }
         let (_, total) = try drive(url: node.url, fork: "osaka", cancunURL: cancun.url)
-        #expect(total == 0 || total >= 35)
+        #expect(total == 0 || total >= 34)
     }
 
     @Test func pragueNode() throws {
