@@ -102,7 +102,7 @@ import TestSupport
             #expect(json["hash"] == reference["hash"])
             if json["raw"] == reference["raw"] { matched += 1 }
             // And it decodes back with its authorizations and their authority.
-            let decoded = try JSONValue(parsing: try box.run(["tx", "decode", json["raw"]?.stringValue ?? "", "--json"]).stdout)
+            let decoded = try JSONValue(parsing: try box.run(["tx", "decode", json["raw"]?.stringValue ?? ""]).stdout)
             #expect(decoded["authorizationList"]?.arrayValue?.count == auths.count)
             #expect(decoded["authorizationList"]?.arrayValue?.first?["authority"]?.stringValue == TxWalletCLITests.keyAddress)
         }
