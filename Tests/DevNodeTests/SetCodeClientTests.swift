@@ -54,4 +54,29 @@ import Testing
         let expected = await h.chain.forkConfiguration().forkId
         #expect(config["current"]?["forkId"] == .string("0x" + String(format: "%08x", expected)))
     }
+
+    /// Malformed authorization lists in a call object are -32602 with the field named; a valid shape that cannot
+    /// apply (another chain, a bad signature) is skipped, as in a mined transaction.
+    @Test func malformedAuthorizationListsAreInvalidParams() async throws {
+        let h = try await HandlerHarness.make()
+        let good = "{\"chainId\":\"0x4\",\"address\":\"\(Self.delegate)\",\"nonce\":\"0x0\",\"yParity\":\"0x0\",\"r\":\"0x1\",\"s\":\"0x1\"}"
+        let cases: [(String, String)] = [
+            ("\"nope\"", "authorizationList"),
+            ("[\"nope\"]", "authorizationList[0]"),
+            ("[{\"chainId\":\"0x4\"}]", "authorizationList[0].nonce: missing"),
+            ("[" + good.replacingOccurrences(of: "\"yParity\":\"0x0\"", with: "\"yParity\":\"0x100\"") + "]", "above 255"),
+            ("[" + good.replacingOccurrences(of: "\"nonce\":\"0x0\"", with: "\"nonce\":\"0x10000000000000000\"") + "]", "nonce"),
+            ("[" + good.replacingOccurrences(of: "\"r\":\"0x1\",", with: "") + "]", "authorizationList[0].r: missing"),
+        ]
+        for (list, message) in cases {
+            let answer = try await h.answer("eth_call", "[{\"to\":\"\(Self.delegate)\",\"authorizationList\":\(list)}]")
+            #expect(answer["error"]?["code"] == .number("-32602"), "\(list): \(answer)")
+            #expect(answer["error"]?["message"]?.stringValue?.contains(message) == true, "\(list): \(answer)")
+        }
+        // Well-formed but signed by no key we know (r = s = 1): whatever it recovers to, if anything, is not the
+        // callee, so the call runs on an account without code.
+        let skipped = try await h.result("eth_call", "[{\"to\":\"0x00000000000000000000000000000000000000aa\",\"authorizationList\":[\(good)]}]")
+        #expect(skipped == .string("0x"))
+        _ = try await h.result("eth_estimateGas", "[{\"to\":\"0x00000000000000000000000000000000000000aa\",\"authorizationList\":[\(good)]}]")
+    }
 }
