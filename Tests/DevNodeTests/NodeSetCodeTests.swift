@@ -35,13 +35,13 @@ import TestSupport
         guard let cancun = try NodeProcess.start(["--ephemeral", "--hardfork", "cancun"]) else { return }
         defer { cancun.stop() }
         let (_, total) = try drive(url: node.url, fork: "osaka", cancunURL: cancun.url)
-        #expect(total == 0 || total >= 34)
+        #expect(total == 0 || total >= 36)
     }
 
     @Test func pragueNode() throws {
         guard let node = try NodeProcess.start(["--ephemeral", "--hardfork", "prague"]) else { return }
         defer { node.stop() }
         let (_, total) = try drive(url: node.url, fork: "prague", cancunURL: nil)
-        #expect(total == 0 || total >= 30)
+        #expect(total == 0 || total >= 32)
     }
 }

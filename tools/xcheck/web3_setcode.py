@@ -143,6 +143,16 @@ def main():
                "authorizationList": [auth2]}
         r2 = w3.eth.wait_for_transaction_receipt(w3.eth.send_raw_transaction(Account.sign_transaction(tx2, sponsor.key).raw_transaction), timeout=30)
         check("type-4 with the estimated gas succeeds", r2.status == 1 and w3.eth.get_storage_at(second.address, 0)[-1] == 42, r2)
+        # web3.py's own encoding of eth-account's authorization objects, in a call and in eth_sendTransaction (the
+        # node signs with the dev account and sends type 4).
+        third = Account.create()
+        auth3 = Account.sign_authorization({"chainId": CHAIN_ID, "address": delegate, "nonce": 0}, third.key)
+        via_web3 = w3.eth.call({"from": sponsor.address, "to": third.address, "authorizationList": [auth3]})
+        check("web3.py eth_call with authorizationList", bytes(via_web3) == bytes(12) + bytes.fromhex(third.address[2:]), via_web3.hex())
+        sent = w3.eth.wait_for_transaction_receipt(
+            w3.eth.send_transaction({"from": dev0, "to": third.address, "authorizationList": [auth3]}), timeout=30)
+        check("eth_sendTransaction with authorizationList sends type 4", sent.type == 4 and sent.status == 1
+              and bytes(w3.eth.get_code(third.address)) == bytes.fromhex("ef0100") + bytes.fromhex(delegate[2:]), sent)
         bad = rpc(w3, "eth_call", [{**call, "authorizationList": []}, "latest"])
         check("eth_call with an empty authorizationList is an error", "error" in bad, bad)
 
