@@ -5,7 +5,15 @@ import EthereumPrimitives
 /// the network for the fork (activation time, blob schedule, chain id, EIP-6122 fork hash, precompiles and
 /// system contracts). A dev chain runs one fork from genesis, so its `current` has activation time 0 and there
 /// is no `next` or `last` fork (both null on the wire).
-public struct ForkConfiguration: Sendable, Equatable {
+public struct ForkConfiguration: Sendable, Hashable {
+    /// A contract EIP-7910 names: a precompile or a system contract.
+    public struct NamedContract: Sendable, Hashable {
+        /// The EIP's name (e.g. `P256VERIFY`, `HISTORY_STORAGE_ADDRESS`).
+        public var name: String
+        /// Its address.
+        public var address: Address
+    }
+
     /// The fork.
     public var fork: Hardfork
     /// Unix seconds at which the fork activated (0: at genesis).
@@ -17,17 +25,9 @@ public struct ForkConfiguration: Sendable, Equatable {
     /// EIP-6122's FORK_HASH: CRC-32 of the genesis hash followed by each past fork's activation (none here).
     public var forkId: UInt32
     /// Active precompiles by their EIP-7910 name.
-    public var precompiles: [(name: String, address: Address)]
+    public var precompiles: [NamedContract]
     /// System contracts by their EIP name (empty before Cancun, where EIP-7910 omits the member).
-    public var systemContracts: [(name: String, address: Address)]
-
-    public static func == (a: Self, b: Self) -> Bool {
-        a.fork == b.fork && a.activationTime == b.activationTime && a.blobSchedule == b.blobSchedule
-            && a.chainId == b.chainId && a.forkId == b.forkId
-            && a.precompiles.map(\.name) == b.precompiles.map(\.name) && a.precompiles.map(\.address) == b.precompiles.map(\.address)
-            && a.systemContracts.map(\.name) == b.systemContracts.map(\.name)
-            && a.systemContracts.map(\.address) == b.systemContracts.map(\.address)
-    }
+    public var systemContracts: [NamedContract]
 
     /// The configuration of `fork` active since genesis on chain `chainId` whose genesis block hash is `genesisHash`.
     public init(fork: Hardfork, chainId: UInt64, genesisHash: Bytes32) {
@@ -38,7 +38,7 @@ public struct ForkConfiguration: Sendable, Equatable {
         // EIP-2124/6122: forks active at genesis (block 0 / time 0) add nothing to the checksum.
         forkId = CRC32.checksum(genesisHash.bytes)
         precompiles = Precompiles.addresses(for: fork).compactMap { address in
-            Self.precompileNames[address].map { (name: $0, address: address) }
+            Self.precompileNames[address].map { NamedContract(name: $0, address: address) }
         }.sorted { $0.name < $1.name }
         systemContracts = Self.systemContracts(for: fork)
     }
@@ -63,7 +63,7 @@ public struct ForkConfiguration: Sendable, Equatable {
     /// The system contracts EIP-7910 lists, sorted by name: EIP-4788's beacon roots (Cancun); Prague adds
     /// EIP-7251's consolidation and EIP-7002's withdrawal request predeploys, EIP-6110's deposit contract
     /// (mainnet's address; a dev chain has no other) and EIP-2935's history storage. Osaka adds none.
-    static func systemContracts(for fork: Hardfork) -> [(name: String, address: Address)] {
+    static func systemContracts(for fork: Hardfork) -> [NamedContract] {
         var list: [(String, String)] = []
         if fork >= .cancun { list.append(("BEACON_ROOTS_ADDRESS", "0x000f3df6d732807ef1319fb7b8bb8522d0beac02")) }
         if fork >= .prague {
@@ -74,7 +74,7 @@ public struct ForkConfiguration: Sendable, Equatable {
                 ("WITHDRAWAL_REQUEST_PREDEPLOY_ADDRESS", "0x00000961ef480eb55e80d19ad83579a64c007002"),
             ]
         }
-        return list.compactMap { name, hex in (try? Address(hex)).map { (name: name, address: $0) } }
+        return list.compactMap { name, hex in (try? Address(hex)).map { NamedContract(name: name, address: $0) } }
     }
 }
 
