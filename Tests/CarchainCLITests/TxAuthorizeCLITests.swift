@@ -11,13 +11,24 @@ import TestSupport
 
     /// (chain id, delegate, nonce): any-chain and chain-bound, the zero address (clears a delegation), the
     /// largest nonce and chain id the options accept.
-    static let authorizations: [(UInt64, String, UInt64)] = [
-        (4, "0x5FbDB2315678afecb367f032d93F642f64180aa3", 0),
-        (0, "0x1111111111111111111111111111111111111111", 7),
-        (1, "0x0000000000000000000000000000000000000000", UInt64.max - 1),
-        (UInt64.max / 2 - 36, "0xdeadbeefdeadbeefdeadbeefdeadbeefdeadbeef", 1 << 32),
-        (31337, "0x00000000000000000000000000000000000000ff", 255),
-    ]
+    /// And 20 random ones (SplitMix64, seed 7702).
+    static let authorizations: [(UInt64, String, UInt64)] = {
+        var fixed: [(UInt64, String, UInt64)] = [
+            (4, "0x5FbDB2315678afecb367f032d93F642f64180aa3", 0),
+            (0, "0x1111111111111111111111111111111111111111", 7),
+            (1, "0x0000000000000000000000000000000000000000", UInt64.max - 1),
+            (UInt64.max / 2 - 36, "0xdeadbeefdeadbeefdeadbeefdeadbeefdeadbeef", 1 << 32),
+            (31337, "0x00000000000000000000000000000000000000ff", 255),
+        ]
+        var random = SplitMix64(seed: 7702)
+        for i in 0..<20 {
+            let chain = i % 3 == 0 ? 0 : random.next() % (UInt64.max / 2 - 36)
+            let address = "0x" + random.bytes(20).map { String(format: "%02x", $0) }.joined()
+            let nonce = i % 2 == 0 ? random.next() % 1000 : random.next() % (UInt64.max - 1)
+            fixed.append((chain, address, nonce))
+        }
+        return fixed
+    }()
 
     static func hex(_ n: UInt64) -> String { "0x" + String(n, radix: 16) }
 
