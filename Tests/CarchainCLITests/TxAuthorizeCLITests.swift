@@ -160,6 +160,9 @@ import TestSupport
         defer { box.remove() }
         let authorize = try box.run(["tx", "authorize", "--help"])
         #expect(authorize.stdout.contains("Examples:") && authorize.stdout.contains("--chain-id"))
+        // The ranges, with ArgumentParser's wrapping collapsed.
+        let text = authorize.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(text.contains("0 (any chain) to 9223372036854775771") && text.contains("0 to 2^64-2 (EIP-2681)"))
         let sign = try box.run(["tx", "sign", "--help"])
         #expect(sign.stdout.contains("--authorization") && sign.stdout.contains("--type 4"))
     }

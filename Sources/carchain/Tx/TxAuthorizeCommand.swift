@@ -10,23 +10,24 @@ struct TxAuthorizeCommand: ParsableCommand {
         commandName: "authorize",
         abstract: "Sign an EIP-7702 authorization (delegate the signer's code to a contract) and print it.",
         discussion: """
-            The signer (the authority) lets its account run the code of --address until it signs another
-            authorization; the zero address clears a delegation. The authorization applies only while the
-            authority's nonce equals --nonce (when the authority also sends the type-4 transaction, that is its
+            The signer (the authority) lets its account run the code of --address until it signs another \
+            authorization; the zero address clears a delegation. The authorization applies only while the \
+            authority's nonce equals --nonce (when the authority also sends the type-4 transaction: its \
             transaction nonce + 1), and only on chain --chain-id (0: any chain).
 
-            Prints one JSON object with geth's field names (chainId, address, nonce, yParity, r, s), which
-            `carchain tx sign --type 4 --authorization` takes as it is; --hex prints the RLP of
-            [chain_id, address, nonce, y_parity, r, s] instead; --json adds the authority and the signed hash.
-            The signature is RFC 6979 (deterministic), the same bytes eth-account's Account.sign_authorization
-            gives.
+            Prints one JSON object with geth's field names (chainId, address, nonce, yParity, r, s), which \
+            `carchain tx sign --type 4 --authorization` takes as it is. --hex prints the RLP of \
+            [chain_id, address, nonce, y_parity, r, s] instead; --json adds the authority and the signed hash. \
+            The signature is RFC 6979 (deterministic): the same bytes as eth-account's Account.sign_authorization.
 
             Examples:
-              PK=0x… carchain tx authorize --chain-id 4 --address 0x5FbDB2315678afecb367f032d93F642f64180aa3 \\
-                --nonce 0 --private-key-env PK
-              AUTH=$(carchain tx authorize --chain-id 4 --address 0x… --nonce 1 --keystore FILE)
-              carchain tx sign --type 4 --authorization "$AUTH" --to 0x… --nonce 0 --gas-limit 100000 \\
-                --max-fee 30gwei --max-priority-fee 1gwei --chain-id 4 --private-key-env PK
+              PK=0x… carchain tx authorize --chain-id 4 --nonce 0 \\
+                --address 0x5FbDB2315678afecb367f032d93F642f64180aa3 --private-key-env PK
+              AUTH=$(carchain tx authorize --chain-id 4 --address 0x… --nonce 1 \\
+                --keystore FILE)
+              carchain tx sign --type 4 --authorization "$AUTH" --to 0x… --nonce 0 \\
+                --gas-limit 100000 --max-fee 30gwei --max-priority-fee 1gwei \\
+                --chain-id 4 --private-key-env PK
             """
     )
 

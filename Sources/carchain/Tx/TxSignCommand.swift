@@ -10,21 +10,25 @@ struct TxSignCommand: ParsableCommand {
         commandName: "sign",
         abstract: "Sign a transaction (legacy, 2930, 1559 or 7702/type 4) and print the raw hex (--json: raw, hash, from, type, chainId).",
         discussion: """
-            Amounts are wei, or a number with a unit (20gwei, 1.5ether), or 0x hex. The chain id defaults to 4
-            (EIP-155). --type defaults to legacy, or 1559 when --max-fee is given, or 4 when --authorization is;
-            types are named by number (0, 1, 2, 4) or EIP (legacy, 2930, 1559, 7702). Omit --to to create a
+            Amounts are wei, or a number with a unit (20gwei, 1.5ether), or 0x hex. The chain id defaults to 4 \
+            (EIP-155). --type defaults to legacy, or 1559 when --max-fee is given, or 4 when --authorization is; \
+            types are named by number (0, 1, 2, 4) or EIP (legacy, 2930, 1559, 7702). Omit --to to create a \
             contract (then --data is the initcode; not for type 4).
 
-            A type-4 (EIP-7702, Prague) transaction carries one or more signed authorizations: repeat
-            --authorization with what `carchain tx authorize` prints (a JSON object, or --hex's RLP).
+            A type-4 (EIP-7702, Prague) transaction carries one or more signed authorizations: repeat \
+            --authorization with what `carchain tx authorize` prints (its JSON object, or its --hex RLP).
 
             Examples:
-              PK=0x… carchain tx sign --to 0x3535353535353535353535353535353535353535 --nonce 9 \\
-                --gas-limit 21000 --gas-price 20gwei --value 1ether --chain-id 1 --private-key-env PK
-              carchain tx sign --type 2930 --access-list '[{"address":"0x…","storageKeys":["0x…"]}]' …
-              AUTH=$(carchain tx authorize --chain-id 4 --address 0x… --nonce 0 --private-key-env AUTHORITY_PK)
-              carchain tx sign --type 4 --authorization "$AUTH" --to 0x… --nonce 3 --gas-limit 100000 \\
-                --max-fee 30gwei --max-priority-fee 1gwei --chain-id 4 --private-key-env PK
+              PK=0x… carchain tx sign --to 0x3535353535353535353535353535353535353535 \\
+                --nonce 9 --gas-limit 21000 --gas-price 20gwei --value 1ether \\
+                --chain-id 1 --private-key-env PK
+              carchain tx sign --type 2930 \\
+                --access-list '[{"address":"0x…","storageKeys":["0x…"]}]' …
+              AUTH=$(carchain tx authorize --chain-id 4 --address 0x… --nonce 0 \\
+                --private-key-env AUTHORITY_PK)
+              carchain tx sign --type 4 --authorization "$AUTH" --to 0x… --nonce 3 \\
+                --gas-limit 100000 --max-fee 30gwei --max-priority-fee 1gwei \\
+                --chain-id 4 --private-key-env PK
             """
     )
 
