@@ -46,6 +46,11 @@ import Testing
         #expect(try await chain.storage(authority.address, slot: .zero) == UInt256(42))
         #expect(try await chain.nonce(authority.address) == 1)
 
+        // A call to the delegated account warms the delegate as the transaction does: its gas is the mined gas
+        // without the authorization (25,000) and without the first write (now 2,100 + 100 for an unchanged slot).
+        let again = try await chain.call(CallRequest(from: ChainFixtures.address1, to: authority.address))
+        #expect(again.gasUsed == 21_000 + 2_100 + 100 + 5 * 3 + 2 + 6)
+
         // EIP-3607 as EIP-7702 relaxes it: the delegated account sends its own transaction.
         await chain.setBalance(authority.address, ChainFixtures.oneEther)
         let own = try await chain.sendRawTransaction(

@@ -83,12 +83,13 @@ enum CallExecutor {
         let message = MessageExecution.message(
             &journaled, from: call.from, to: call.to, value: call.value, data: call.data,
             gas: Int64(clamping: call.gas - intrinsic.gas))
-        // EIP-7702, as for a type-4 transaction: after the nonce bump, before the call; the callee's delegate warm.
+        // EIP-7702, as for a transaction: authorizations after the nonce bump, before the call; then the callee's
+        // delegate (set now or earlier) starts warm, so a call costs what the mined transaction will.
         var authorizationRefund: Int64 = 0
         if let authorizations = call.authorizations {
             authorizationRefund = SetCodeAuthorizations.apply(authorizations, in: &journaled, chainID: block.chainID)
-            if let to = call.to, let delegate = journaled.delegate(of: to) { journaled.prewarm(delegate) }
         }
+        if rules.codeDelegation, let to = call.to, let delegate = journaled.delegate(of: to) { journaled.prewarm(delegate) }
         let environment = TransactionEnvironment(origin: call.from, gasPrice: call.gasPrice, blobHashes: call.blobHashes)
         var result = MessageExecution.run(
             message, in: &journaled, rules: rules, block: block, transaction: environment, tracer: &tracer, buffers: buffers,
