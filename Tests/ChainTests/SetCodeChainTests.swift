@@ -121,6 +121,13 @@ import Testing
         // the warm authority.
         let list = try await chain.createAccessList(request)
         #expect(list.accessList == [AccessListEntry(address: authority.address, storageKeys: [Bytes32.zero])])
+        // More authorizations than the gas pays for: refused before any signature is recovered.
+        var many = request
+        many.gas = 100_000
+        many.authorizationList = Array(repeating: auth, count: 5)
+        await #expect(throws: ChainError.executionFailed("insufficient gas to process all authorizations")) {
+            try await chain.createAccessList(many)
+        }
         request.authorizationList = []
         await #expect(throws: ChainError.self) { try await chain.call(request) }
         request.authorizationList = [auth]

@@ -67,8 +67,13 @@ extension DevChain {
         var excluded: Set<Address> = [call.from]
         if let to = call.to { excluded.insert(to) }
         for address in Precompiles.addresses(for: hardfork) { excluded.insert(address) }
-        // EIP-7702 warms each valid authorization's authority, so listing one would only cost gas.
-        for authorization in call.authorizations ?? [] {
+        // EIP-7702 warms each valid authorization's authority, so listing one would only cost gas. Each costs 25,000
+        // intrinsic gas: more than the gas pays for are refused before any signature is recovered (as geth does).
+        let authorizations = call.authorizations ?? []
+        guard UInt64(authorizations.count) <= call.gas / IntrinsicGas.authorization else {
+            throw .executionFailed("insufficient gas to process all authorizations")
+        }
+        for authorization in authorizations {
             if let authority = try? authorization.authority() { excluded.insert(authority) }
         }
         var list = request.accessList ?? []
