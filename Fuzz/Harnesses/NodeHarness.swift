@@ -8,7 +8,7 @@ extension FuzzHarness {
     /// the decoder's source names no other). Order matters to saved inputs: append only.
     public static let nodeMethods = [
         "eth_chainId", "net_version", "web3_clientVersion", "net_listening", "web3_sha3", "eth_blockNumber",
-        "eth_syncing", "eth_mining", "eth_accounts", "eth_gasPrice", "eth_maxPriorityFeePerGas", "eth_getBalance",
+        "eth_syncing", "eth_mining", "eth_accounts", "eth_gasPrice", "eth_maxPriorityFeePerGas", "eth_config", "eth_getBalance",
         "eth_getTransactionCount", "eth_getCode", "eth_getStorageAt", "eth_feeHistory", "eth_call", "eth_estimateGas",
         "eth_createAccessList", "eth_getBlockByNumber", "eth_getBlockByHash", "eth_getBlockTransactionCountByNumber",
         "eth_getBlockTransactionCountByHash", "eth_getTransactionByBlockNumberAndIndex",

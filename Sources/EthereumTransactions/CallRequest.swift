@@ -28,19 +28,24 @@ public struct CallRequest: Sendable, Hashable {
     public var nonce: UInt64?
     /// An EIP-2930 access list.
     public var accessList: AccessList?
-    /// The envelope type to send (0, 1 or 2); chosen from the fee fields when absent.
+    /// The envelope type to send (0, 1, 2 or 4); chosen from the fee fields (and, for 4, the authorization
+    /// list) when absent.
     public var type: UInt8?
     /// Blob versioned hashes (calls only).
     public var blobVersionedHashes: [Bytes32]?
     /// Blob fee cap (calls only).
     public var maxFeePerBlobGas: UInt256?
+    /// EIP-7702 signed authorizations (Prague): a call applies them before it runs, as a type-4 transaction
+    /// would, and `eth_sendTransaction` sends a type-4 transaction carrying them.
+    public var authorizationList: [SignedAuthorization]?
 
     /// Creates a request; only `to` and `data` are needed for a plain view call.
     public init(
         from: Address? = nil, to: Address? = nil, gas: UInt64? = nil, gasPrice: UInt256? = nil,
         maxFeePerGas: UInt256? = nil, maxPriorityFeePerGas: UInt256? = nil, value: UInt256? = nil,
         data: [UInt8]? = nil, nonce: UInt64? = nil, accessList: AccessList? = nil, type: UInt8? = nil,
-        blobVersionedHashes: [Bytes32]? = nil, maxFeePerBlobGas: UInt256? = nil
+        blobVersionedHashes: [Bytes32]? = nil, maxFeePerBlobGas: UInt256? = nil,
+        authorizationList: [SignedAuthorization]? = nil
     ) {
         self.from = from
         self.to = to
@@ -55,5 +60,6 @@ public struct CallRequest: Sendable, Hashable {
         self.type = type
         self.blobVersionedHashes = blobVersionedHashes
         self.maxFeePerBlobGas = maxFeePerBlobGas
+        self.authorizationList = authorizationList
     }
 }

@@ -22,7 +22,7 @@ import Testing
             #expect(try await chain.nonce(account.address) == 0)
         }
         #expect(chain.chainId == 4)
-        #expect(chain.hardfork == .cancun)
+        #expect(chain.hardfork == .osaka)  // the default: mainnet's fork
         let genesis = try #require(try await chain.block(.earliest))
         let header = genesis.header
         #expect(header.number == 0)
@@ -30,7 +30,8 @@ import Testing
         #expect(header.baseFeePerGas == ChainFixtures.oneGwei)
         #expect(header.withdrawalsRoot == MerklePatriciaTrie.emptyRoot)
         #expect(header.blobGasUsed == 0 && header.excessBlobGas == 0 && header.parentBeaconBlockRoot == .zero)
-        #expect(header.requestsHash == nil)
+        // EIP-7685 (Prague): a block without requests commits to sha256 of nothing.
+        #expect(header.requestsHash == (try Bytes32(hex: "0xe3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")))
         #expect(header.transactionsRoot == MerklePatriciaTrie.emptyRoot)
         #expect(header.difficulty == .zero)
         #expect(genesis.hash == header.hash)

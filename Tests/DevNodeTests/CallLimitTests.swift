@@ -17,8 +17,9 @@ import Testing
     static let gasAddress = "0x00000000000000000000000000000000000100bb"
     static let memoryAddress = "0x00000000000000000000000000000000000100cc"
 
+    /// Cancun: the gas figures below are the RPC gas cap's, which Osaka's EIP-7825 cap (2^24) would lower.
     static func make(_ calls: CallLimits) async throws -> HandlerHarness {
-        let h = try await HandlerHarness.make(limits: NodeRPCHandler.Limits(calls: calls))
+        let h = try await HandlerHarness.make(limits: NodeRPCHandler.Limits(calls: calls), hardfork: .cancun)
         _ = try await h.result("anvil_setCode", "[\"\(loopAddress)\",\"\(loop)\"]")
         _ = try await h.result("anvil_setCode", "[\"\(gasAddress)\",\"\(gasReporter)\"]")
         _ = try await h.result("anvil_setCode", "[\"\(memoryAddress)\",\"\(hugeMemory)\"]")

@@ -13,8 +13,12 @@ struct HandlerHarness {
     static let account0 = "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266"
     static let account1 = "0x70997970c51812dc3a010c7d01b50e0d17dc79c8"
 
-    static func make(limits: NodeRPCHandler.Limits = .init()) async throws -> HandlerHarness {
-        let chain = try await DevChain(config: .deterministic())
+    /// `hardfork`: the chain's fork (default: the dev chain's, Osaka); tests of figures that Osaka's EIP-7825 cap
+    /// would change pin Cancun.
+    static func make(limits: NodeRPCHandler.Limits = .init(), hardfork: Hardfork? = nil) async throws -> HandlerHarness {
+        var config = ChainConfig.deterministic()
+        if let hardfork { config.hardfork = hardfork }
+        let chain = try await DevChain(config: config)
         return HandlerHarness(chain: chain, handler: NodeRPCHandler(chain: chain, limits: limits))
     }
 

@@ -21,6 +21,8 @@ import TestSupport
         (["--allow-host", ""], "--allow-host must be a host name or address"),
         (["--chain-id", "0"], "--chain-id must be 1 to"),
         (["--gas-limit", "18446744073709551615"], "--gas-limit must be 21000 to 2^63-1"),
+        (["--hardfork", "frontier"], "unknown --hardfork frontier (one of byzantium, constantinople"),
+        (["--hardfork", "amsterdam"], "unknown --hardfork amsterdam (one of byzantium"),
     ]
 
     @Test func outOfRangeOptionsAreOneLine() throws {
@@ -43,6 +45,13 @@ import TestSupport
         #expect(help.contains("carchain node --rpc-gas-cap 100000000 --rpc-evm-timeout 10"))
         #expect(help.contains("carchain node --allow-origin http://localhost:3000 --allow-host devbox.local"))
         #expect(help.contains("21000 to 2^63-1"))
+        // Every fork a dev chain runs, named in --help, and the default.
+        let forks = [
+            "byzantium", "constantinople", "petersburg", "istanbul", "muirglacier", "berlin", "london", "arrowglacier",
+            "grayglacier", "paris", "shanghai", "cancun", "prague", "osaka",
+        ]
+        for fork in forks { #expect(help.contains(fork), "--hardfork help does not name \(fork)") }
+        #expect(help.contains("default: osaka"))
     }
 
     @Test func listeningBeyondLoopbackWarns() throws {

@@ -99,7 +99,9 @@ import Testing
     }
 
     @Test func aTraceIsBoundByTheTimeLimit() async throws {
-        let h = try await HandlerHarness.make(limits: NodeRPCHandler.Limits(calls: CallLimits(gasCap: 0, timeout: .seconds(30))))
+        // Cancun: a 25,000,000-gas transaction is above Osaka's EIP-7825 cap.
+        let h = try await HandlerHarness.make(
+            limits: NodeRPCHandler.Limits(calls: CallLimits(gasCap: 0, timeout: .seconds(30))), hardfork: .cancun)
         // A loop that runs 25,000,000 gas when mined; traced with a 100 ms timeout, it is aborted.
         _ = try await h.result("anvil_setCode", "[\"\(CallLimitTests.loopAddress)\",\"\(CallLimitTests.loop)\"]")
         _ = try await h.result("evm_mine", "[]")

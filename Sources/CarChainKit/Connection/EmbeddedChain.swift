@@ -34,8 +34,9 @@ public enum EmbeddedChain {
 
     /// Opens the chain in `dataDirectory`. Another CLI process may hold the lock for the moment (its
     /// command is short): wait for it up to `wait` seconds. A `carchain node` holding it is reported
-    /// through ``ChainError/dataDirectoryLocked(path:pid:url:)`` with its URL.
-    public static func open(_ dataDirectory: URL, config: ChainConfig = ChainConfig(), wait: Double = 15) async throws -> DevChain {
+    /// through ``ChainError/dataDirectoryLocked(path:pid:url:)`` with its URL. A new chain runs the default fork
+    /// (Osaka); an existing one keeps the fork it was created with.
+    public static func open(_ dataDirectory: URL, config: ChainConfig = .keepingStoredHardfork, wait: Double = 15) async throws -> DevChain {
         let deadline = Date().addingTimeInterval(wait)
         while true {
             do {

@@ -13,13 +13,33 @@ struct PreparedCall: Sendable {
     var data: [UInt8]
     var accessList: AccessList
     var blobHashes: [Bytes32]
+    /// EIP-7702 authorizations to apply before the call (nil: none, as for a type 0–3 transaction).
+    var authorizations: [SignedAuthorization]? = nil
 
-    /// A transaction with these fields, for the intrinsic gas (EIP-2028/2930/3860/7623 rules).
+    /// A transaction with these fields, for the intrinsic gas (EIP-2028/2930/3860/7623 rules, and EIP-7702's
+    /// 25,000 per authorization).
     var transaction: Transaction {
-        .dynamicFee(
+        if let authorizations, let to {
+            return .setCode(
+                SetCodeTransaction(
+                    nonce: 0, maxPriorityFeePerGas: .zero, maxFeePerGas: gasPrice, gasLimit: gas, to: to, value: value,
+                    data: data, accessList: accessList, authorizationList: authorizations))
+        }
+        return .dynamicFee(
             DynamicFeeTransaction(
                 nonce: 0, maxPriorityFeePerGas: .zero, maxFeePerGas: gasPrice, gasLimit: gas, to: to, value: value,
                 data: data, accessList: accessList))
+    }
+
+    /// Checks what a type-4 transaction requires of its authorization list, in the words geth uses: the fork
+    /// has set-code transactions, there is a recipient, and the list is not empty.
+    func checkAuthorizations(fork: Hardfork) throws(ChainError) {
+        guard let authorizations else { return }
+        guard fork >= .prague else {
+            throw .executionFailed("transaction type not supported: authorizationList needs Prague, the chain runs \(fork)")
+        }
+        guard to != nil else { throw .executionFailed("set code transaction must not be a create transaction") }
+        guard !authorizations.isEmpty else { throw .executionFailed("EIP-7702 transaction with empty auth list") }
     }
 }
 
@@ -32,6 +52,7 @@ enum CallExecutor {
         tracer: inout T, buffers: ExecutionBuffers, deadline: ContinuousClock.Instant? = nil
     ) throws(ChainError) -> CallResult {
         let rules = ForkRules(fork)
+        try call.checkAuthorizations(fork: fork)
         let intrinsic = call.transaction.intrinsicGas(fork: fork)
         let needed = Swift.max(intrinsic.gas, intrinsic.floor)
         guard call.gas >= needed else {
@@ -62,10 +83,18 @@ enum CallExecutor {
         let message = MessageExecution.message(
             &journaled, from: call.from, to: call.to, value: call.value, data: call.data,
             gas: Int64(clamping: call.gas - intrinsic.gas))
+        // EIP-7702, as for a transaction: authorizations after the nonce bump, before the call; then the callee's
+        // delegate (set now or earlier) starts warm, so a call costs what the mined transaction will.
+        var authorizationRefund: Int64 = 0
+        if let authorizations = call.authorizations {
+            authorizationRefund = SetCodeAuthorizations.apply(authorizations, in: &journaled, chainID: block.chainID)
+        }
+        if rules.codeDelegation, let to = call.to, let delegate = journaled.delegate(of: to) { journaled.prewarm(delegate) }
         let environment = TransactionEnvironment(origin: call.from, gasPrice: call.gasPrice, blobHashes: call.blobHashes)
-        let result = MessageExecution.run(
+        var result = MessageExecution.run(
             message, in: &journaled, rules: rules, block: block, transaction: environment, tracer: &tracer, buffers: buffers,
             deadline: deadline)
+        result.gasRefund += authorizationRefund
         let gasUsed = MessageExecution.settle(gasLimit: call.gas, result: result, rules: rules, floor: intrinsic.floor).gasUsed
         if let reason = result.unsupportedReason { throw .executionFailed("unsupported by this EVM: \(reason)") }
         return CallResult(

@@ -22,14 +22,18 @@ public enum ChainClock: Sendable {
     }
 }
 
-/// How a dev chain is set up. The defaults are those of the issue: chain id 4, Cancun, a 30M gas
+/// How a dev chain is set up. The defaults: chain id 4, Osaka (mainnet's fork since December 2025), a 30M gas
 /// limit, the 10 accounts of the test mnemonic with 10,000 ETH each, a 1 gwei initial base fee,
 /// automine.
 public struct ChainConfig: Sendable {
     /// The chain id (EIP-155); `--chain-id`.
     public var chainId: UInt64 = 4
-    /// The fork whose rules apply; `--hardfork`. Byzantium or later.
-    public var hardfork: Hardfork = .cancun
+    /// The fork whose rules apply; `--hardfork`. One of ``supportedHardforks``.
+    public var hardfork: Hardfork = ChainConfig.defaultHardfork
+    /// When the storage already holds a chain, run the fork it was created with instead of refusing a different
+    /// ``hardfork``. For callers that did not ask for a fork (the embedded CLI chain, `carchain node` without
+    /// `--hardfork`), so that a data directory made under an earlier default (Cancun) keeps opening.
+    public var keepsStoredHardfork = false
     /// The block gas limit; `--gas-limit`.
     public var gasLimit: UInt64 = 30_000_000
     /// The genesis timestamp; nil takes the clock's time (or 0 with a fixed-step clock).
@@ -55,12 +59,25 @@ public struct ChainConfig: Sendable {
     /// hold a handful at a time.
     public var maxSnapshots: Int = 10_000
 
+    /// The fork a dev chain runs unless told otherwise: Osaka, mainnet's.
+    public static let defaultHardfork: Hardfork = .osaka
+
+    /// The forks a dev chain can run: Byzantium (receipts with a status) and later, in order.
+    public static let supportedHardforks: [Hardfork] = Hardfork.allCases.filter { $0 >= .byzantium }
+
     /// The defaults.
     public init() {}
 
+    /// The defaults, except that an existing chain keeps the fork it was created with (``keepsStoredHardfork``).
+    public static var keepingStoredHardfork: ChainConfig {
+        var config = ChainConfig()
+        config.keepsStoredHardfork = true
+        return config
+    }
+
     /// A configuration with the given fields (others default).
     public init(
-        chainId: UInt64 = 4, hardfork: Hardfork = .cancun, gasLimit: UInt64 = 30_000_000,
+        chainId: UInt64 = 4, hardfork: Hardfork = ChainConfig.defaultHardfork, gasLimit: UInt64 = 30_000_000,
         genesisTimestamp: UInt64? = nil, clock: ChainClock = .system, coinbase: Address = .zero,
         devAccounts: [DevAccount] = DevAccounts.standard,
         initialBaseFee: UInt256 = UInt256(1_000_000_000 as UInt64), blockTime: Duration? = nil

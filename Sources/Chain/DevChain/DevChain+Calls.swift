@@ -6,7 +6,8 @@ extension DevChain {
     /// Executes a call against the state at `id` without changing anything (`eth_call`). A revert
     /// or halt is returned in the result (see ``CallResult/error``); invalid parameters (funds,
     /// fee cap, intrinsic gas) throw, and so does running past `limits.timeout`
-    /// (``ChainError/executionTimeout(_:)``). The gas is capped by `limits.gasCap`.
+    /// (``ChainError/executionTimeout(_:)``). The gas is capped by `limits.gasCap` and, from Osaka, by EIP-7825's
+    /// 2^24. A request's `authorizationList` (Prague) is applied before the call, as a type-4 transaction's is.
     public func call(_ request: CallRequest, at id: BlockID = .latest, limits: CallLimits = .standard) throws(ChainError) -> CallResult {
         var context = try callContext(request, at: id, limits: limits)
         var tracer = NoTracer()
@@ -66,6 +67,15 @@ extension DevChain {
         var excluded: Set<Address> = [call.from]
         if let to = call.to { excluded.insert(to) }
         for address in Precompiles.addresses(for: hardfork) { excluded.insert(address) }
+        // EIP-7702 warms each valid authorization's authority, so listing one would only cost gas. Each costs 25,000
+        // intrinsic gas: more than the gas pays for are refused before any signature is recovered (as geth does).
+        let authorizations = call.authorizations ?? []
+        guard UInt64(authorizations.count) <= call.gas / IntrinsicGas.authorization else {
+            throw .executionFailed("insufficient gas to process all authorizations")
+        }
+        for authorization in authorizations {
+            if let authority = try? authorization.authority() { excluded.insert(authority) }
+        }
         var list = request.accessList ?? []
         var result = CallResult(status: .stop, output: [], gasUsed: 0, logs: [])
         for _ in 0..<4 {
@@ -151,6 +161,9 @@ extension DevChain {
         }
         var call = try prepare(request, environment: &env)
         call.gas = limits.capped(call.gas)
+        // EIP-7825 (Osaka): no transaction may ask for more than 2^24 gas, so neither may a call or an estimate
+        // (geth lowers both to the cap rather than failing).
+        if let cap = ForkRules(hardfork).transactionGasLimitCap { call.gas = Swift.min(call.gas, cap) }
         var historical: WorldState?
         if let stateNumber = try self.stateNumber(id) { historical = try state(at: stateNumber) }
         return CallContext(
@@ -180,7 +193,7 @@ extension DevChain {
         return PreparedCall(
             from: request.from ?? .zero, to: request.to, gas: request.gas ?? environment.gasLimit, gasPrice: price,
             value: request.value ?? .zero, data: request.data ?? [], accessList: request.accessList ?? [],
-            blobHashes: request.blobVersionedHashes ?? [])
+            blobHashes: request.blobVersionedHashes ?? [], authorizations: request.authorizationList)
     }
 
     /// Runs a call in its context; past the context's deadline it throws ``ChainError/executionTimeout(_:)``.

@@ -13,7 +13,9 @@ extension DevChain {
     /// bad; the chain id is another chain's (EIP-155 or the typed field); the nonce is below the
     /// sender's; the pool already has it, or has the same nonce at a fee within 10%; the gas limit is
     /// above the block's or below the intrinsic gas; the fee cap is below the next base fee; the
-    /// sender cannot pay gas limit × fee cap + value; the sender has code (EIP-3607).
+    /// sender cannot pay gas limit × fee cap + value; the sender has code (EIP-3607) other than an EIP-7702
+    /// delegation; the type is not yet valid in the chain's fork (type 4 before Prague); the gas limit is above
+    /// EIP-7825's 2^24 (Osaka).
     @discardableResult
     public func sendRawTransaction(_ raw: [UInt8]) throws(ChainError) -> Bytes32 {
         let signed: SignedTransaction
@@ -34,6 +36,9 @@ extension DevChain {
         let gas: UInt64
         if let given = request.gas { gas = given } else { gas = try estimateGas(request, at: .pending) }
         let accessList = request.accessList ?? []
+        if request.authorizationList != nil || request.type == 4 {
+            return try submit(setCodeTransaction(request, nonce: nonce, gas: gas).sign(with: key))
+        }
         let useLegacyFees = request.gasPrice != nil || hardfork < .london || request.type == 0 || request.type == 1
         let transaction: Transaction
         if useLegacyFees {
@@ -50,19 +55,43 @@ extension DevChain {
                         data: request.data ?? [], chainId: chainId))
             }
         } else {
-            let baseFee = nextBaseFee ?? .zero
-            var tip = request.maxPriorityFeePerGas ?? maxPriorityFeePerGas()
-            // Default fee cap: twice the base fee plus the tip (saturating: a tip near 2^256 caps itself).
-            let (doubled, o1) = baseFee.multipliedReportingOverflow(by: UInt256(2))
-            let (sum, o2) = doubled.addingReportingOverflow(tip)
-            let maxFee = request.maxFeePerGas ?? (o1 || o2 ? UInt256.max : sum)
-            if tip > maxFee { tip = maxFee }
+            let (tip, maxFee) = dynamicFees(request)
             transaction = .dynamicFee(
                 DynamicFeeTransaction(
                     chainId: chainId, nonce: nonce, maxPriorityFeePerGas: tip, maxFeePerGas: maxFee, gasLimit: gas,
                     to: request.to, value: request.value ?? .zero, data: request.data ?? [], accessList: accessList))
         }
         return try submit(transaction.sign(with: key))
+    }
+
+    /// The fees of an EIP-1559-style transaction: the request's, else the suggested tip and a fee cap of twice
+    /// the next base fee plus the tip (saturating: a tip near 2^256 caps itself); the tip never above the cap.
+    private func dynamicFees(_ request: CallRequest) -> (tip: UInt256, maxFee: UInt256) {
+        let baseFee = nextBaseFee ?? .zero
+        var tip = request.maxPriorityFeePerGas ?? maxPriorityFeePerGas()
+        let (doubled, o1) = baseFee.multipliedReportingOverflow(by: UInt256(2))
+        let (sum, o2) = doubled.addingReportingOverflow(tip)
+        let maxFee = request.maxFeePerGas ?? (o1 || o2 ? UInt256.max : sum)
+        if tip > maxFee { tip = maxFee }
+        return (tip, maxFee)
+    }
+
+    /// The type-4 (EIP-7702) transaction `eth_sendTransaction` sends for a request with an authorization list:
+    /// it needs a recipient and at least one authorization, and the chain must be at Prague or later.
+    private func setCodeTransaction(_ request: CallRequest, nonce: UInt64, gas: UInt64) throws(ChainError) -> Transaction {
+        guard hardfork >= .prague else {
+            throw .rejected("transaction type not supported: set-code (type 4) transactions need Prague, the chain runs \(hardfork)")
+        }
+        guard let to = request.to else { throw .invalidParams("a set-code (type 4) transaction cannot create a contract: give `to`") }
+        guard let list = request.authorizationList, !list.isEmpty else {
+            throw .invalidParams("a set-code (type 4) transaction needs a non-empty authorizationList")
+        }
+        let (tip, maxFee) = dynamicFees(request)
+        return .setCode(
+            SetCodeTransaction(
+                chainId: chainId, nonce: nonce, maxPriorityFeePerGas: tip, maxFeePerGas: maxFee, gasLimit: gas, to: to,
+                value: request.value ?? .zero, data: request.data ?? [], accessList: request.accessList ?? [],
+                authorizationList: list))
     }
 
     /// The suggested legacy gas price: the next base fee plus the suggested tip (1 gwei before London).
@@ -84,6 +113,7 @@ extension DevChain {
             if case .invalidChainID(_, let found) = error {
                 throw .wrongChainId(expected: chainId, got: found.map { $0.low64 })
             }
+            if case .typeNotSupported = error { throw .rejected("transaction type not supported: \(error.description)") }
             throw .invalidTransaction(error.description)
         }
         let hash = signed.hash
@@ -98,7 +128,10 @@ extension DevChain {
             if try store.transactionPosition(hash: hash) != nil { throw .alreadyKnown(hash) }
             throw .rejected("nonce too low: address \(sender), tx: \(tx.nonce) state: \(stateNonce)")
         }
-        if let account, account.codeHash != .emptyCodeHash {
+        // EIP-3607, relaxed by EIP-7702 (Prague) for an account whose code is a delegation designator.
+        if let account, account.codeHash != .emptyCodeHash,
+            !(hardfork >= .prague && Delegation.target(of: account.code) != nil)
+        {
             throw .rejected("sender not an eoa: address \(sender), codehash: \(account.codeHash)")
         }
         if tx.gasLimit > config.gasLimit {

@@ -83,7 +83,7 @@ public actor DevChain {
             guard chainId == config.chainId else {
                 throw .configMismatch("chain id \(chainId) on disk, \(config.chainId) requested")
             }
-            guard hardfork == config.hardfork else {
+            guard hardfork == config.hardfork || config.keepsStoredHardfork else {
                 throw .configMismatch("hardfork \(hardfork) on disk, \(config.hardfork) requested")
             }
             guard let header = try store.header(number: headNumber) else { throw .storage("head block missing") }
@@ -122,6 +122,8 @@ public actor DevChain {
 
         self.chainId = chainId
         self.hardfork = hardfork
+        var config = config
+        config.hardfork = hardfork  // the stored fork, when keepsStoredHardfork adopted it
         self.config = config
         self.store = store
         self.lock = lock

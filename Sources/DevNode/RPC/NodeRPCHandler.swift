@@ -201,6 +201,11 @@ public final class NodeRPCHandler: Sendable {
         case .blockNumber: return NodeWire.q(await chain.blockNumber())
         case .gasPrice: return NodeWire.q(await chain.gasPrice())
         case .maxPriorityFeePerGas: return NodeWire.q(await chain.maxPriorityFeePerGas())
+        case .config:
+            // A dev chain runs one fork from genesis: nothing is scheduled, so `next` and `last` are null.
+            return .object([
+                ("current", NodeWire.forkConfiguration(await chain.forkConfiguration())), ("next", .null), ("last", .null),
+            ])
         case .getBalance(let address, let block):
             return NodeWire.q(try await onChain { () async throws(ChainError) in try await chain.balance(address, at: block) })
         case .getTransactionCount(let address, let block):
@@ -254,7 +259,9 @@ public final class NodeRPCHandler: Sendable {
             return NodeWire.transaction(signed, location: location, baseFee: baseFee)
         case .getTransactionReceipt(let hash):
             guard let receipt = try await onChain({ () async throws(ChainError) in try await chain.receipt(hash: hash) }) else { return .null }
-            return NodeWire.receipt(receipt)
+            guard receipt.type == .setCode else { return NodeWire.receipt(receipt) }
+            let signed = try await onChain { () async throws(ChainError) in try await chain.transaction(hash: hash) }?.0
+            return NodeWire.receipt(receipt, authorizations: signed?.transaction.authorizationList)
         case .getLogs(let filter):
             return .array(try await onChain { () async throws(ChainError) in try await chain.logs(filter) }.map(NodeWire.log))
         case .sendRawTransaction(let raw):

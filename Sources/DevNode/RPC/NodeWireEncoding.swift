@@ -24,7 +24,9 @@ enum NodeWire {
         ])
     }
 
-    static func receipt(_ r: Receipt) -> JSONValue {
+    /// A receipt; for a type-4 transaction (`authorizations` given) it carries the `authorizationList` too, as
+    /// reth and alloy's receipt type do, so a wallet sees which delegations the transaction asked for.
+    static func receipt(_ r: Receipt, authorizations: [SignedAuthorization]? = nil) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = [
             ("transactionHash", hash(r.transactionHash)), ("transactionIndex", q(r.transactionIndex)),
             ("blockHash", hash(r.blockHash)), ("blockNumber", q(r.blockNumber)), ("from", address(r.from)),
@@ -36,6 +38,7 @@ enum NodeWire {
         if let root = r.root { members.append(("root", hash(root))) } else { members.append(("status", q(r.status ? 1 : 0))) }
         if let blobGasUsed = r.blobGasUsed { members.append(("blobGasUsed", q(blobGasUsed))) }
         if let blobGasPrice = r.blobGasPrice { members.append(("blobGasPrice", q(blobGasPrice))) }
+        if let authorizations { members.append(("authorizationList", SignedAuthorization.json(authorizations))) }
         return .object(members)
     }
 
@@ -70,6 +73,7 @@ enum NodeWire {
         if let chainId = tx.chainId { members.append(("chainId", q(chainId))) }
         if let blobFee = tx.maxFeePerBlobGas { members.append(("maxFeePerBlobGas", q(blobFee))) }
         if tx.type == .blob { members.append(("blobVersionedHashes", .array(tx.blobVersionedHashes.map(hash)))) }
+        if tx.type == .setCode { members.append(("authorizationList", SignedAuthorization.json(tx.authorizationList))) }
         members.append(("v", q(signed.signature.v)))
         members.append(("r", q(signed.signature.r)))
         members.append(("s", q(signed.signature.s)))
@@ -110,6 +114,30 @@ enum NodeWire {
             transactions = block.transactions.map { hash($0.hash) }
         }
         members.append(("transactions", .array(transactions)))
+        return .object(members)
+    }
+
+    /// An EIP-7910 fork configuration object: members in alphabetical order, `activationTime` and the blob
+    /// schedule's members as JSON numbers, the chain id as a quantity, the fork id as 4 bytes of hex, addresses in
+    /// lower case; `blobSchedule` and `systemContracts` left out before Cancun (the EIP leaves those forks open).
+    static func forkConfiguration(_ config: ForkConfiguration) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = [("activationTime", .number(String(config.activationTime)))]
+        if let blobs = config.blobSchedule {
+            members.append((
+                "blobSchedule",
+                .object([
+                    ("baseFeeUpdateFraction", .number(String(blobs.baseFeeUpdateFraction))),
+                    ("max", .number(String(blobs.max))), ("target", .number(String(blobs.target))),
+                ])
+            ))
+        }
+        let forkId = (0..<4).map { UInt8(truncatingIfNeeded: config.forkId >> (24 - 8 * UInt32($0))) }
+        members.append(("chainId", q(config.chainId)))
+        members.append(("forkId", data(forkId)))
+        members.append(("precompiles", .object(config.precompiles.map { (key: $0.name, value: address($0.address)) })))
+        if !config.systemContracts.isEmpty {
+            members.append(("systemContracts", .object(config.systemContracts.map { (key: $0.name, value: address($0.address)) })))
+        }
         return .object(members)
     }
 

@@ -12,6 +12,8 @@ public enum RPCRequest: Sendable, Equatable {
     case chainId, netVersion, clientVersion, netListening, sha3([UInt8])
     // eth reads
     case blockNumber, syncing, mining, accounts, gasPrice, maxPriorityFeePerGas
+    /// EIP-7910's `eth_config`.
+    case config
     case getBalance(Address, BlockID)
     case getTransactionCount(Address, BlockID)
     case getCode(Address, BlockID)
@@ -57,6 +59,7 @@ public enum RPCRequest: Sendable, Equatable {
         case "eth_accounts": try p.expect(0, 0); return .accounts
         case "eth_gasPrice": try p.expect(0, 0); return .gasPrice
         case "eth_maxPriorityFeePerGas": try p.expect(0, 0); return .maxPriorityFeePerGas
+        case "eth_config": try p.expect(0, 0); return .config
         case "eth_getBalance": try p.expect(1, 2); return .getBalance(try p.address(0), try p.block(1))
         case "eth_getTransactionCount": try p.expect(1, 2); return .getTransactionCount(try p.address(0), try p.block(1))
         case "eth_getCode": try p.expect(1, 2); return .getCode(try p.address(0), try p.block(1))

@@ -24,6 +24,7 @@ extension CallRequest {
         if let type { members.append(("type", .string(Quantity.encode(UInt64(type))))) }
         if let blobVersionedHashes { members.append(("blobVersionedHashes", .array(blobVersionedHashes.map { .string($0.hexString) }))) }
         if let maxFeePerBlobGas { members.append(("maxFeePerBlobGas", .string(Quantity.encode(maxFeePerBlobGas)))) }
+        if let authorizationList { members.append(("authorizationList", SignedAuthorization.json(authorizationList))) }
         return .object(members)
     }
 
@@ -56,6 +57,9 @@ extension CallRequest {
             }
         }
         maxFeePerBlobGas = try o.optionalUInt256("maxFeePerBlobGas")
+        if let list = o.optional("authorizationList") {
+            authorizationList = try SignedAuthorization.list(json: list, path: "transaction.authorizationList")
+        }
     }
 
     /// An EIP-2930 access list's JSON: `[{"address": …, "storageKeys": [...]}, …]`.

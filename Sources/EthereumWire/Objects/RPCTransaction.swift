@@ -1,4 +1,5 @@
 import EthereumPrimitives
+import EthereumTransactions
 
 /// A transaction as `eth_getTransactionByHash` and full blocks return it. Fields a transaction type does
 /// not have are nil (e.g. `maxFeePerGas` of a legacy transaction).
@@ -37,6 +38,8 @@ public struct RPCTransaction: Sendable, Hashable {
     public var r: UInt256
     /// Signature s.
     public var s: UInt256
+    /// A set-code (type 4, EIP-7702) transaction's signed authorizations; nil for other types.
+    public var authorizationList: [SignedAuthorization]?
 
     /// Reads a transaction object.
     public init(json: JSONValue, path: String = "transaction") throws(WireError) {
@@ -68,5 +71,8 @@ public struct RPCTransaction: Sendable, Hashable {
         }
         r = try o.uint256("r")
         s = try o.uint256("s")
+        authorizationList = try o.optional("authorizationList").map { list throws(WireError) in
+            try SignedAuthorization.list(json: list, path: o.name("authorizationList"))
+        }
     }
 }

@@ -35,8 +35,10 @@ struct NodeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Mine a block every S seconds instead of one per transaction (\(Self.blockTimeRange.text)).", valueName: "S"))
     var blockTime: Double?
     @Option(help: "The chain id (\(OptionRanges.chainID.text)).") var chainId: UInt64 = 4
-    @Option(help: ArgumentHelp("The fork whose rules apply (byzantium ... cancun, prague).", valueName: "fork"))
-    var hardfork: String = "cancun"
+    @Option(help: ArgumentHelp(
+        "The fork whose rules apply: \(Self.forkNames) (default: \(ChainConfig.defaultHardfork.name.lowercased()) for a new chain, the data directory's fork for an existing one).",
+        valueName: "fork"))
+    var hardfork: String?
     @Option(help: "The block gas limit (\(OptionRanges.gasLimit.text)).") var gasLimit: UInt64 = 30_000_000
     @Option(help: ArgumentHelp(
         "The most gas eth_call, eth_estimateGas, eth_createAccessList and debug_traceTransaction may use; more is capped (0: no cap, else \(Self.gasCapRange.text)).",
@@ -60,6 +62,9 @@ struct NodeCommand: AsyncParsableCommand {
     var httpTimeout: Double = 30
     @Flag(help: "Print a log line per request.") var verbose = false
 
+    /// Every fork name `--hardfork` accepts (also in any case, and paris as "merge"), from the Hardfork type.
+    static var forkNames: String { ChainConfig.supportedHardforks.map { $0.name.lowercased() }.joined(separator: ", ") }
+
     /// The ranges of the node's own numeric options.
     static let blockTimeRange = OptionRange(
         "--block-time", 0.001...DevChain.maxMiningInterval, "0.001 to \(Int(DevChain.maxMiningInterval)) seconds (a year)")
@@ -71,7 +76,9 @@ struct NodeCommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535, got \(port)") }
         if ephemeral && dataDir != nil { throw ValidationError("give --data-dir or --ephemeral, not both") }
         try Self.blockTimeRange.check(blockTime)
-        guard Hardfork(name: hardfork) != nil else { throw ValidationError("unknown --hardfork \(hardfork)") }
+        if let hardfork, !(Hardfork(name: hardfork).map(ChainConfig.supportedHardforks.contains) ?? false) {
+            throw ValidationError("unknown --hardfork \(hardfork.prefix(40)) (one of \(Self.forkNames))")
+        }
         try OptionRanges.chainID.check(chainId)
         try OptionRanges.gasLimit.check(gasLimit)
         if rpcGasCap != 0 { try Self.gasCapRange.check(rpcGasCap) }
@@ -106,7 +113,11 @@ struct NodeCommand: AsyncParsableCommand {
     func run() async throws {
         var config = ChainConfig()
         config.chainId = chainId
-        config.hardfork = Hardfork(name: hardfork) ?? .cancun
+        if let fork = hardfork.flatMap(Hardfork.init(name:)) {
+            config.hardfork = fork
+        } else {
+            config.keepsStoredHardfork = true
+        }
         config.gasLimit = gasLimit
         if let blockTime { config.blockTime = .milliseconds(Int64((blockTime * 1000).rounded())) }
         let directory: URL? = ephemeral ? nil : (dataDir.map { URL(fileURLWithPath: $0) } ?? CarchainHome.current().chainDirectory)

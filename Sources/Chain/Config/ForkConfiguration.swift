@@ -1,0 +1,101 @@
+import EVM
+import EthereumPrimitives
+
+/// One fork's configuration as EIP-7910's `eth_config` reports it: what a client must agree on with the rest of
+/// the network for the fork (activation time, blob schedule, chain id, EIP-6122 fork hash, precompiles and
+/// system contracts). A dev chain runs one fork from genesis, so its `current` has activation time 0 and there
+/// is no `next` or `last` fork (both null on the wire).
+public struct ForkConfiguration: Sendable, Hashable {
+    /// A contract EIP-7910 names: a precompile or a system contract.
+    public struct NamedContract: Sendable, Hashable {
+        /// The EIP's name (e.g. `P256VERIFY`, `HISTORY_STORAGE_ADDRESS`).
+        public var name: String
+        /// Its address.
+        public var address: Address
+    }
+
+    /// The fork.
+    public var fork: Hardfork
+    /// Unix seconds at which the fork activated (0: at genesis).
+    public var activationTime: UInt64
+    /// EIP-7840's blob parameters (nil before Cancun, which has no blobs).
+    public var blobSchedule: BlobSchedule?
+    /// The chain id.
+    public var chainId: UInt64
+    /// EIP-6122's FORK_HASH: CRC-32 of the genesis hash followed by each past fork's activation (none here).
+    public var forkId: UInt32
+    /// Active precompiles by their EIP-7910 name.
+    public var precompiles: [NamedContract]
+    /// System contracts by their EIP name (empty before Cancun, where EIP-7910 omits the member).
+    public var systemContracts: [NamedContract]
+
+    /// The configuration of `fork` active since genesis on chain `chainId` whose genesis block hash is `genesisHash`.
+    public init(fork: Hardfork, chainId: UInt64, genesisHash: Bytes32) {
+        self.fork = fork
+        activationTime = 0
+        blobSchedule = ForkRules(fork).blobSchedule
+        self.chainId = chainId
+        // EIP-2124/6122: forks active at genesis (block 0 / time 0) add nothing to the checksum.
+        forkId = CRC32.checksum(genesisHash.bytes)
+        precompiles = Precompiles.addresses(for: fork).compactMap { address in
+            Self.precompileNames[address].map { NamedContract(name: $0, address: address) }
+        }.sorted { $0.name < $1.name }
+        systemContracts = Self.systemContracts(for: fork)
+    }
+
+    /// EIP-7910's names of the precompiles (Cancun's ten, Prague's BLS12-381 seven, Osaka's P256VERIFY).
+    static let precompileNames: [Address: String] = {
+        let names: [(UInt16, String)] = [
+            (0x01, "ECREC"), (0x02, "SHA256"), (0x03, "RIPEMD160"), (0x04, "ID"), (0x05, "MODEXP"), (0x06, "BN254_ADD"),
+            (0x07, "BN254_MUL"), (0x08, "BN254_PAIRING"), (0x09, "BLAKE2F"), (0x0a, "KZG_POINT_EVALUATION"),
+            (0x0b, "BLS12_G1ADD"), (0x0c, "BLS12_G1MSM"), (0x0d, "BLS12_G2ADD"), (0x0e, "BLS12_G2MSM"),
+            (0x0f, "BLS12_PAIRING_CHECK"), (0x10, "BLS12_MAP_FP_TO_G1"), (0x11, "BLS12_MAP_FP2_TO_G2"),
+            (0x100, "P256VERIFY"),
+        ]
+        var table: [Address: String] = [:]
+        for (number, name) in names {
+            let bytes = [UInt8](repeating: 0, count: 18) + [UInt8(number >> 8), UInt8(number & 0xff)]
+            if let address = Address(bytes: bytes) { table[address] = name }
+        }
+        return table
+    }()
+
+    /// The system contracts EIP-7910 lists, sorted by name: EIP-4788's beacon roots (Cancun); Prague adds
+    /// EIP-7251's consolidation and EIP-7002's withdrawal request predeploys, EIP-6110's deposit contract
+    /// (mainnet's address; a dev chain has no other) and EIP-2935's history storage. Osaka adds none.
+    static func systemContracts(for fork: Hardfork) -> [NamedContract] {
+        var list: [(String, String)] = []
+        if fork >= .cancun { list.append(("BEACON_ROOTS_ADDRESS", "0x000f3df6d732807ef1319fb7b8bb8522d0beac02")) }
+        if fork >= .prague {
+            list += [
+                ("CONSOLIDATION_REQUEST_PREDEPLOY_ADDRESS", "0x0000bbddc7ce488642fb579f8b00f3a590007251"),
+                ("DEPOSIT_CONTRACT_ADDRESS", "0x00000000219ab540356cbb839cbe05303d7705fa"),
+                ("HISTORY_STORAGE_ADDRESS", "0x0000f90827f1c53a10cb7a02335b175320002935"),
+                ("WITHDRAWAL_REQUEST_PREDEPLOY_ADDRESS", "0x00000961ef480eb55e80d19ad83579a64c007002"),
+            ]
+        }
+        return list.compactMap { name, hex in (try? Address(hex)).map { NamedContract(name: name, address: $0) } }
+    }
+}
+
+/// IEEE 802.3 CRC-32 (reflected polynomial 0xEDB88320), the checksum EIP-2124 fork ids use.
+enum CRC32 {
+    static let table: [UInt32] = (0..<256).map { n in
+        var c = UInt32(n)
+        for _ in 0..<8 { c = c & 1 == 1 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+        return c
+    }
+
+    static func checksum(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xff)] ^ (crc >> 8) }
+        return crc ^ 0xFFFF_FFFF
+    }
+}
+
+extension DevChain {
+    /// The fork configuration in effect (EIP-7910's `current`); a dev chain schedules no later fork.
+    public func forkConfiguration() -> ForkConfiguration {
+        ForkConfiguration(fork: hardfork, chainId: chainId, genesisHash: hashes.first ?? .zero)
+    }
+}
