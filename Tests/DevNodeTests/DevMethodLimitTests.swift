@@ -43,6 +43,11 @@ import Testing
         #expect(try await h.errorCode("anvil_mine", "[\"0x2\",\"0x0\"]") == -32602)
         // Two blocks an interval of 2^63 apart cannot both fit.
         #expect(try await h.errorCode("anvil_mine", "[\"0x2\",\"0x8000000000000000\"]") == -32602)
+        // One block with the largest interval: the interval is never used, so the block is mined (found by the
+        // fuzzing campaign: the next block's time was computed after the last block and overflowed).
+        _ = try await h.result("anvil_mine", "[\"0x1\",\"0xffffffffffffffff\"]")
+        #expect(try await h.result("eth_blockNumber").quantity == 4)
+        try await expectServing(h)
     }
 
     @Test func setIntervalMiningIsRangeChecked() async throws {

@@ -38,11 +38,18 @@ extension DevChain {
         }
         var mined: [Block] = []
         var next = timestamp
-        for _ in 0..<blocks {
+        for index in 0..<blocks {
+            // The next block's time is only computed when there is one: with a single block any interval is
+            // allowed, and head + interval may not even fit 64 bits (a fuzzer found that trap).
+            if index > 0, let interval {
+                // Checked above: every block's timestamp is at most maxTimestamp.
+                guard let after = Self.timestampSum(head.timestamp, interval) else {
+                    throw .invalidParams("block \(index) of \(blocks) would pass the largest timestamp \(Self.maxTimestamp)")
+                }
+                next = after
+            }
             let result = try mineBlock(limit: Int.max, timestamp: next, allowEmpty: true)
             if let block = result.block { mined.append(block) }
-            // Checked above: the last block's timestamp is at most maxTimestamp.
-            next = interval.map { head.timestamp + $0 }
         }
         return mined
     }
