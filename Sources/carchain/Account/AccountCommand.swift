@@ -36,6 +36,13 @@ struct ProjectOption: ParsableArguments {
             throw ValidationError("--project-id must be 1 to 64 letters, digits and hyphens")
         }
     }
+
+    /// `auth`'s configuration with this project.
+    func configuration(_ auth: AuthOptions) -> AuthConfiguration {
+        var configuration = auth.configuration
+        if let projectId { configuration.projectId = projectId }
+        return configuration
+    }
 }
 
 /// A new password: typed twice without echo, or the first line of `--new-password-file`.
@@ -105,8 +112,7 @@ struct AccountResetCommand: AsyncParsableCommand {
 
     func run() async throws {
         let paths = AppPaths.current()
-        var configuration = auth.configuration
-        if let projectId = project.projectId { configuration.projectId = projectId }
+        let configuration = project.configuration(auth)
         var code = self.code
         if code == nil {
             code = try await AccountFlow.requestPasswordReset(email: email, paths: paths, auth: configuration)
@@ -151,8 +157,7 @@ struct AccountVerifyEmailCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var configuration = auth.configuration
-        if let projectId = project.projectId { configuration.projectId = projectId }
+        let configuration = project.configuration(auth)
         let report = try await AccountFlow.verifyEmail(paths: AppPaths.current(), auth: configuration, code: code)
         report.emit(json: output.json)
     }
@@ -185,16 +190,5 @@ struct AccountDeleteCommand: AsyncParsableCommand {
         let secret = try password.read(prompt: "Password: ")
         let report = try await AccountFlow.deleteAccount(paths: paths, auth: auth.configuration, password: secret)
         report.emit(json: output.json)
-    }
-}
-
-extension AccountFlow.Report {
-    /// Prints the report: its lines, or one JSON object.
-    func emit(json asJSON: Bool) {
-        if asJSON {
-            print(JSONValue.object(json.map { (key: $0.0, value: $0.1) }).description)
-        } else {
-            print(lines.joined(separator: "\n"))
-        }
     }
 }

@@ -77,8 +77,14 @@ struct LoginCommand: AsyncParsableCommand {
     }
 }
 
-extension AccountFlow.Outcome {
-    /// Prints the outcome: its lines, or one JSON object.
+/// What an account step reports: lines for people, members for `--json`.
+protocol AccountReport {
+    var lines: [String] { get }
+    var json: [(String, JSONValue)] { get }
+}
+
+extension AccountReport {
+    /// Prints the report: its lines, or one JSON object.
     func emit(json asJSON: Bool) {
         if asJSON {
             print(JSONValue.object(json.map { (key: $0.0, value: $0.1) }).description)
@@ -87,3 +93,6 @@ extension AccountFlow.Outcome {
         }
     }
 }
+
+extension AccountFlow.Outcome: AccountReport {}
+extension AccountFlow.Report: AccountReport {}
