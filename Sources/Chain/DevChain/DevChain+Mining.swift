@@ -214,8 +214,8 @@ extension DevChain {
         if fork >= .prague {
             do {
                 let requests = try ExecutionRequests.collect(
-                    logs: outcomes.flatMap(\.logs), depositContract: ExecutionRequests.mainnetDepositContract, in: &working, block: env,
-                    fork: fork)
+                    logs: outcomes.flatMap(\.logs), depositContract: ExecutionRequests.mainnetDepositContract,
+                    in: &working, block: env, fork: fork)
                 requestsHash = ExecutionRequests.hash(requests)
             } catch {
                 // Only a chain whose genesis lacks the system contracts gets here: nothing is mined.

@@ -59,14 +59,7 @@ public struct BlockTest: Sendable {
         self.network = network
         let config = json["config"]
         chainID = try config.flatMap { (c) throws(StateTestFormatError) in try Field.uint64(c, "chainid") } ?? 1
-        var schedules: [String: BlobSchedule] = [:]
-        for (fork, entry) in config?["blobSchedule"]?.objectValue ?? [] {
-            guard let target = try Field.uint64(entry, "target"), let max = try Field.uint64(entry, "max"),
-                let fraction = try Field.uint64(entry, "baseFeeUpdateFraction"), fraction > 0
-            else { throw StateTestFormatError("config.blobSchedule.\(fork) needs target, max and baseFeeUpdateFraction") }
-            schedules[fork] = BlobSchedule(target: target, max: max, baseFeeUpdateFraction: fraction)
-        }
-        blobSchedules = schedules
+        blobSchedules = try Field.blobSchedules(config)
         let preJSON = try Field.object(json, "pre")
         do { pre = try Prestate.accounts(from: preJSON) } catch { throw StateTestFormatError("pre: \(error.description)") }
         genesisRLP = try Field.bytes(json, "genesisRLP")

@@ -3,12 +3,6 @@ import Conformance
 import EthereumPrimitives
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// `carchain evm blocktest`: runs blockchain-test fixtures through the chain's block processor (the path a
 /// chain import takes) and reports each test. Running and gating are `Conformance`'s (``BlockTestRunner``,
 /// ``StateTestSuite``); this parses, calls and prints.
@@ -71,45 +65,13 @@ struct BlockTestCommand: ParsableCommand {
 
     func run() throws {
         let forks = try forkNames.isEmpty ? nil : Set(forkNames.map(EVMCommand.fork))
-        var filter: (@Sendable (String) -> Bool)?
-        if let pattern {
-            let regex: NSRegularExpression
-            do { regex = try NSRegularExpression(pattern: pattern) } catch { throw CLIError("bad --run regular expression: \(pattern)") }
-            let box = UncheckedSendable(regex)
-            filter = { name in box.value.firstMatch(in: name, range: NSRange(name.startIndex..., in: name)) != nil }
-        }
-        let files: [URL]
-        do { files = try StateTestRunner.files(at: paths) } catch { throw CLIError(error.description) }
-        if files.isEmpty { throw CLIError("no .json files under \(paths.joined(separator: " "))") }
-
+        let runner = BlockTestRunner(forks: forks, nameFilter: try ConformanceCLI.nameFilter(pattern))
+        let files = try ConformanceCLI.files(paths)
         var policy = StateTestSuite.Policy(minPassRate: minPassRate)
-        if let knownFailures {
-            do { policy.knownFailures = (try KnownFailures.load(knownFailures), knownFailures) } catch { throw CLIError(error.description) }
-        }
-        let runner = BlockTestRunner(forks: forks, nameFilter: filter)
+        policy.knownFailures = try ConformanceCLI.knownFailures(knownFailures)
         let suite = StateTestSuite(policy: policy, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount) {
             runner.run(file: $0)
         }
-        let showProgress = !quiet && !output.json && isatty(STDERR_FILENO) != 0
-        let outcome = suite.run(files: files) { report in
-            if output.json {
-                Output.json(report.result)
-            } else if report.isFailure {
-                print("\(report.isKnown ? "KNOWN" : "FAIL") \(report.result.label): \(report.result.error ?? "")")
-            }
-        } onProgress: { done, tally in
-            if showProgress { StateTestCommand.drawProgress(done: done, total: files.count, tally: tally) }
-        }
-        if showProgress { FileHandle.standardError.write(Data("\r\u{1b}[K".utf8)) }
-        if !output.json {
-            for line in outcome.tally.table() { print(line) }
-            if !quiet { print(String(format: "%d files in %.1f s", outcome.files, outcome.seconds)) }
-        }
-        for line in outcome.gateFailures { print("GATE \(line)") }
-        print(outcome.tally.summary)
-        if !outcome.passed {
-            fflush(nil)
-            Foundation.exit(1)
-        }
+        ConformanceCLI.run(suite, files: files, quiet: quiet, json: output.json, noteKnownNotSeen: forks == nil && pattern == nil)
     }
 }
