@@ -14,9 +14,9 @@ import Testing
 
     /// A Prague dev chain with a transfer, a contract call to the EIP-7002 queue (one withdrawal request) and an
     /// empty block; returns the chain and its blocks 0...n.
-    static func pragueChain() async throws -> (DevChain, [Block]) {
+    static func pragueChain(_ fork: Hardfork = .prague) async throws -> (DevChain, [Block]) {
         var config = ChainConfig.deterministic()
-        config.hardfork = .prague
+        config.hardfork = fork
         let chain = try await DevChain(config: config)
         _ = try await chain.sendRawTransaction(F.dynamicFee(F.key0, nonce: 0, to: F.address1, value: F.oneEther).encoded)
         // EIP-7002: 48-byte validator pubkey ‖ 8-byte amount, paying at least the current fee (1 wei when idle).
@@ -40,16 +40,17 @@ import Testing
         DecodedBlock(header: block.header, transactions: block.transactions, withdrawals: [])
     }
 
-    @Test func minedPragueBlocksValidateThroughTheProcessor() async throws {
-        let (chain, blocks) = try await Self.pragueChain()
+    @Test(arguments: [Hardfork.prague, .osaka])
+    func minedBlocksValidateThroughTheProcessor(fork: Hardfork) async throws {
+        let (chain, blocks) = try await Self.pragueChain(fork)
         #expect(blocks.count == 4)
         let processor = BlockProcessor(chainID: 4)
-        var state = Self.genesisState(.prague)
+        var state = Self.genesisState(fork)
         #expect(state.stateRoot == blocks[0].header.stateRoot)
         let hashes = blocks.map(\.hash)
         for n in 1..<blocks.count {
             let (next, processed) = try processor.process(
-                Self.decoded(blocks[n]), parent: blocks[n - 1].header, parentHash: blocks[n - 1].hash, fork: .prague,
+                Self.decoded(blocks[n]), parent: blocks[n - 1].header, parentHash: blocks[n - 1].hash, fork: fork,
                 state: state, blockHashes: { i in i < UInt64(hashes.count) ? hashes[Int(i)] : .zero })
             state = next
             let requests = try #require(processed.requests)
