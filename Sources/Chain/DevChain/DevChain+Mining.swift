@@ -158,9 +158,10 @@ extension DevChain {
         working.blockHashes = blockHashFunction(upTo: head.number)
         // The block processor's start-of-block system calls (EIP-4788 from Cancun, EIP-2935 from Prague). The
         // block may yet be abandoned (no transaction fits an automined block; a Prague request contract fails):
-        // keep the state to put back.
+        // keep the state to put back, unless the calls cannot change it (a Cancun chain without the 4788 code).
         let beaconRoot: Bytes32? = fork >= .cancun ? .zero : nil
-        let rollback = fork >= .prague || (!allowEmpty && fork >= .cancun) ? working : nil
+        let callsRunCode = fork >= .cancun && !working.code(at: SystemCalls.beaconRoots).isEmpty
+        let rollback = fork >= .prague || (!allowEmpty && callsRunCode) ? working : nil
         SystemCalls.beginBlock(parentHash: headHash, parentBeaconBlockRoot: beaconRoot, in: &working, block: env, fork: fork)
 
         var included: [SignedTransaction] = []
