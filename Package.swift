@@ -88,6 +88,8 @@ let package = Package(
             dependencies: [
                 "EthereumPrimitives", "EthereumCrypto", "EthereumTrie", "EthereumTransactions", "EthereumABI", "EVM",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // SHA-256 for the EIP-7685 requests hash.
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // The conformance runners: Ethereum state tests (legacy and EEST formats), their fixtures and gate.

@@ -1,7 +1,7 @@
 import EVM
 import EthereumPrimitives
 
-/// Base fee (EIP-1559) and blob gas (EIP-4844, EIP-7691) arithmetic between a parent block and its child.
+/// Base fee (EIP-1559) and blob gas (EIP-4844, EIP-7691, EIP-7918) arithmetic between a parent block and its child.
 public enum FeeMarket {
     /// EIP-1559's ELASTICITY_MULTIPLIER: the gas target is half the gas limit.
     public static let elasticityMultiplier: UInt64 = 2
@@ -42,17 +42,51 @@ public enum FeeMarket {
         blobSchedule(fork: fork).baseFeeUpdateFraction
     }
 
-    /// The excess blob gas of the block after `parent` (EIP-4844 `calc_excess_blob_gas`).
+    /// The excess blob gas of the block after `parent` under `fork`'s own blob schedule.
     public static func nextExcessBlobGas(parent: BlockHeader, fork: Hardfork) -> UInt64 {
-        let sum = (parent.excessBlobGas ?? 0) + (parent.blobGasUsed ?? 0)
-        let target = targetBlobGas(fork: fork)
-        return sum < target ? 0 : sum - target
+        nextExcessBlobGas(parent: parent, schedule: blobSchedule(fork: fork), fork: fork)
     }
+
+    /// EIP-7918's BLOB_BASE_COST (2^13): from Osaka a blob costs at least this many units of execution
+    /// base fee, so the blob fee cannot sink to 1 wei while execution gas is dear.
+    public static let blobBaseCost: UInt64 = 8192
+
+    /// The excess blob gas of the block after `parent` (EIP-4844 `calc_excess_blob_gas`) with the blob
+    /// parameters in force for the child (`schedule`, EIP-7840; a chain's config may override the fork's).
+    /// From Osaka (EIP-7918), while the execution base fee prices a blob above its blob fee
+    /// (`BLOB_BASE_COST × base fee > GAS_PER_BLOB × blob base fee`), the excess only grows, by
+    /// `used × (max − target) / max`, instead of falling by the target. Header values come from input:
+    /// the arithmetic is done in 256 bits and saturates at 2^64 − 1.
+    public static func nextExcessBlobGas(parent: BlockHeader, schedule: BlobSchedule, fork: Hardfork) -> UInt64 {
+        let excess = UInt256(parent.excessBlobGas ?? 0)
+        let used = UInt256(parent.blobGasUsed ?? 0)
+        let target = UInt256(schedule.target) &* UInt256(BlobGas.perBlob)
+        let sum = excess &+ used
+        if sum < target { return 0 }
+        if fork >= .osaka, let parentBaseFee = parent.baseFeePerGas {
+            let (reserve, overflow) = UInt256(blobBaseCost).multipliedReportingOverflow(by: parentBaseFee)
+            let blobFee = UInt256(BlobGas.perBlob) &* blobBaseFee(
+                excessBlobGas: parent.excessBlobGas ?? 0, updateFraction: schedule.baseFeeUpdateFraction)
+            if overflow || reserve > blobFee {
+                let max = UInt256(schedule.max) &* UInt256(BlobGas.perBlob)
+                guard !max.isZero, max > target else { return saturating(excess) }
+                return saturating(excess &+ used &* (max &- target) / max)
+            }
+        }
+        return saturating(sum &- target)
+    }
+
+    private static func saturating(_ value: UInt256) -> UInt64 { value.uint64 ?? UInt64.max }
 
     /// The blob base fee for an excess blob gas under `fork`.
     public static func blobBaseFee(excessBlobGas: UInt64, fork: Hardfork) -> UInt256 {
+        blobBaseFee(excessBlobGas: excessBlobGas, updateFraction: blobBaseFeeUpdateFraction(fork: fork))
+    }
+
+    /// The blob base fee for an excess blob gas with an explicit BLOB_BASE_FEE_UPDATE_FRACTION.
+    public static func blobBaseFee(excessBlobGas: UInt64, updateFraction: UInt64) -> UInt256 {
         BlobGas.fakeExponential(
             factor: UInt256(BlobGas.minBaseFee), numerator: UInt256(excessBlobGas),
-            denominator: UInt256(blobBaseFeeUpdateFraction(fork: fork)))
+            denominator: UInt256(Swift.max(updateFraction, 1)))
     }
 }

@@ -102,9 +102,14 @@ extension DevChain {
             position.block > 0
         else { throw .unknownTransaction(hash) }
         let block = mined.block
-        var state = try self.state(at: position.block - 1)
         let env = environment(of: block.header)
         let hashes = blockHashFunction(upTo: position.block - 1)
+        // The block's start-of-block system calls (EIP-4788, EIP-2935) ran before its transactions.
+        var start = JournaledState(state: try self.state(at: position.block - 1), blockHashes: hashes)
+        SystemCalls.beginBlock(
+            parentHash: block.header.parentHash, parentBeaconBlockRoot: block.header.parentBeaconBlockRoot, in: &start,
+            block: env, fork: hardfork)
+        var state = start.state
         var noTracer = NoTracer()
         for i in 0..<position.index {
             let earlier = try? TransactionExecutor.execute(

@@ -163,6 +163,13 @@ extension DevChain {
         if let timestamp { blockTimestamp = timestamp } else { blockTimestamp = try peekTimestamp() }
         let env = nextBlockEnvironment(timestamp: blockTimestamp)
         working.blockHashes = blockHashFunction(upTo: head.number)
+        // The block processor's start-of-block system calls (EIP-4788 from Cancun, EIP-2935 from Prague). The
+        // block may yet be abandoned (no transaction fits an automined block; a Prague request contract fails):
+        // keep the state to put back, unless the calls cannot change it (a Cancun chain without the 4788 code).
+        let beaconRoot: Bytes32? = fork >= .cancun ? .zero : nil
+        let callsRunCode = fork >= .cancun && !working.code(at: SystemCalls.beaconRoots).isEmpty
+        let rollback = fork >= .prague || (!allowEmpty && callsRunCode) ? working : nil
+        SystemCalls.beginBlock(parentHash: headHash, parentBeaconBlockRoot: beaconRoot, in: &working, block: env, fork: fork)
 
         var included: [SignedTransaction] = []
         var senders: [Address] = []
@@ -205,7 +212,26 @@ extension DevChain {
             senders.append(candidate.sender)
             outcomes.append(outcome)
         }
-        if included.isEmpty && !allowEmpty { return (nil, rejected) }
+        if included.isEmpty && !allowEmpty {
+            if let rollback { working = rollback }
+            return (nil, rejected)
+        }
+        // The end-of-block requests (EIP-7685): deposit logs and the EIP-7002 / EIP-7251 queues, as the block
+        // processor collects them.
+        var requestsHash: Bytes32?
+        if fork >= .prague {
+            do {
+                let requests = try ExecutionRequests.collect(
+                    logs: outcomes.flatMap(\.logs), depositContract: ExecutionRequests.mainnetDepositContract,
+                    in: &working, block: env, fork: fork)
+                requestsHash = ExecutionRequests.hash(requests)
+            } catch {
+                // Only a chain whose genesis lacks the system contracts gets here: nothing is mined.
+                if let rollback { working = rollback }
+                for (i, tx) in included.enumerated() { pool.add(tx, sender: senders[i]) }
+                throw .executionFailed("cannot finish block \(env.number): \(error)")
+            }
+        }
         if timestamp == nil { consumeNextTimestamp() }
 
         // State: incremental trie update and the reverse diff, from what the block changed.
@@ -245,8 +271,7 @@ extension DevChain {
             timestamp: env.timestamp, extraData: config.extraData, mixHash: env.prevRandao, nonce: 0,
             baseFeePerGas: baseFee, withdrawalsRoot: fork >= .shanghai ? MerklePatriciaTrie.emptyRoot : nil,
             blobGasUsed: fork >= .cancun ? blobGasUsed : nil, excessBlobGas: fork >= .cancun ? env.excessBlobGas : nil,
-            parentBeaconBlockRoot: fork >= .cancun ? .zero : nil,
-            requestsHash: fork >= .prague ? BlockHeader.emptyRequestsHash : nil)
+            parentBeaconBlockRoot: beaconRoot, requestsHash: requestsHash)
         let block = Block(header: header, transactions: included, senders: senders)
 
         do {

@@ -98,7 +98,8 @@ public actor DevChain {
             hashes = try store.hashes(from: 0)
             guard hashes.count == Int(headNumber) + 1 else { throw .storage("block numbers are not contiguous") }
         } else {
-            var state = WorldState()
+            // From Prague the genesis holds the system contracts, as geth's --dev genesis does.
+            var state = WorldState(accounts: SystemContracts.genesisAccounts(fork: config.hardfork))
             for account in config.devAccounts {
                 state.accounts[account.address, default: Account()].balance = account.balance
             }

@@ -179,14 +179,7 @@ extension StateTest {
 
         let config = json["config"]
         chainID = try config.flatMap { (c) throws(StateTestFormatError) in try Field.uint64(c, "chainid") }
-        var schedules: [String: BlobSchedule] = [:]
-        for (fork, entry) in config?["blobSchedule"]?.objectValue ?? [] {
-            guard let target = try Field.uint64(entry, "target"), let max = try Field.uint64(entry, "max"),
-                let fraction = try Field.uint64(entry, "baseFeeUpdateFraction"), fraction > 0
-            else { throw StateTestFormatError("config.blobSchedule.\(fork) needs target, max and baseFeeUpdateFraction") }
-            schedules[fork] = BlobSchedule(target: target, max: max, baseFeeUpdateFraction: fraction)
-        }
-        blobSchedules = schedules
+        blobSchedules = try Field.blobSchedules(config)
 
         var post: [(fork: String, entries: [PostEntry])] = []
         for (fork, list) in json["post"]?.objectValue ?? [] {
@@ -211,6 +204,18 @@ extension StateTest {
 
 /// Field readers for the state-test JSON, with errors that name the field.
 enum Field {
+    /// `config.blobSchedule` (EIP-7840) of an EEST fixture, by fork name: target, max and update fraction each.
+    static func blobSchedules(_ config: JSONValue?) throws(StateTestFormatError) -> [String: BlobSchedule] {
+        var schedules: [String: BlobSchedule] = [:]
+        for (fork, entry) in config?["blobSchedule"]?.objectValue ?? [] {
+            guard let target = try Field.uint64(entry, "target"), let max = try Field.uint64(entry, "max"),
+                let fraction = try Field.uint64(entry, "baseFeeUpdateFraction"), fraction > 0
+            else { throw StateTestFormatError("config.blobSchedule.\(fork) needs target, max and baseFeeUpdateFraction") }
+            schedules[fork] = BlobSchedule(target: target, max: max, baseFeeUpdateFraction: fraction)
+        }
+        return schedules
+    }
+
     static func object(_ json: JSONValue, _ key: String) throws(StateTestFormatError) -> JSONValue {
         guard let value = json[key], value.objectValue != nil else { throw StateTestFormatError("missing object \(key)") }
         return value

@@ -53,15 +53,24 @@ public struct StateTestSuite: Sendable {
         public var passed: Bool { unexpected.isEmpty && gateFailures.isEmpty }
     }
 
-    /// What runs.
-    public var runner: StateTestRunner
+    /// What runs one file: a state-test runner, or any other runner reporting cases the same way (the
+    /// block-test runner), so that both share the tally, the gate and the known-failures list.
+    public var runFile: @Sendable (URL) -> [StateTestCaseResult]
     /// The gate.
     public var policy: Policy
     /// Files run at once.
     public var jobs: Int
 
     public init(runner: StateTestRunner = StateTestRunner(), policy: Policy = Policy(), jobs: Int = ProcessInfo.processInfo.activeProcessorCount) {
-        self.runner = runner
+        self.init(policy: policy, jobs: jobs) { runner.run(file: $0) }
+    }
+
+    /// A suite whose files `runFile` runs.
+    public init(
+        policy: Policy = Policy(), jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+        runFile: @escaping @Sendable (URL) -> [StateTestCaseResult]
+    ) {
+        self.runFile = runFile
         self.policy = policy
         self.jobs = max(1, jobs)
     }
@@ -75,8 +84,8 @@ public struct StateTestSuite: Sendable {
         outcome.files = files.count
         var knownSeen = Set<String>()
         let start = Date()
-        let runner = self.runner
-        ParallelRun.forEach(files, workers: jobs) { runner.run(file: $0) } completed: { done, results in
+        let runFile = self.runFile
+        ParallelRun.forEach(files, workers: jobs) { runFile($0) } completed: { done, results in
             for result in results {
                 outcome.tally.record(result)
                 var report = CaseReport(result: result, isKnown: false)

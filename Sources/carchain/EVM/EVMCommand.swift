@@ -10,9 +10,10 @@ struct EVMCommand: ParsableCommand {
             Examples:
               carchain evm run --code 0x6001600201600055 --trace
               carchain evm statetest ../shared/ethtests/Cancun/GeneralStateTests --fork Cancun
+              carchain evm blocktest ../shared/ethtests/BlockchainTests-Prague
               carchain evm batch cases.jsonl
             """,
-        subcommands: [EVMRunCommand.self, StateTestCommand.self, EVMBatchCommand.self]
+        subcommands: [EVMRunCommand.self, StateTestCommand.self, BlockTestCommand.self, EVMBatchCommand.self]
     )
 
     /// Parses a fork name (aliases accepted), or throws a one-line error listing the names.

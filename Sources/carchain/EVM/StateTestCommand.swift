@@ -3,12 +3,6 @@ import Conformance
 import EthereumPrimitives
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// `carchain evm statetest`: runs GeneralStateTests files and reports every post entry. The running and
 /// the pass/fail policy are `Conformance`'s ``StateTestSuite``; this parses, calls and prints.
 struct StateTestCommand: ParsableCommand {
@@ -75,63 +69,13 @@ struct StateTestCommand: ParsableCommand {
 
     func run() throws {
         let forks = try forkNames.isEmpty ? nil : Set(forkNames.map(EVMCommand.fork))
-        var filter: (@Sendable (String) -> Bool)?
-        if let pattern {
-            let regex: NSRegularExpression
-            do { regex = try NSRegularExpression(pattern: pattern) } catch { throw CLIError("bad --run regular expression: \(pattern)") }
-            let box = UncheckedSendable(regex)
-            filter = { name in
-                box.value.firstMatch(in: name, range: NSRange(name.startIndex..., in: name)) != nil
-            }
-        }
-        let files: [URL]
-        do { files = try StateTestRunner.files(at: paths) } catch { throw CLIError(error.description) }
-        if files.isEmpty { throw CLIError("no .json files under \(paths.joined(separator: " "))") }
-
+        let filter = try ConformanceCLI.nameFilter(pattern)
+        let files = try ConformanceCLI.files(paths)
         var policy = StateTestSuite.Policy(minPassRate: minPassRate, rateForks: try Set(rateForkNames.map(EVMCommand.fork)))
-        if let knownFailures {
-            do { policy.knownFailures = (try KnownFailures.load(knownFailures), knownFailures) } catch { throw CLIError(error.description) }
-        }
+        policy.knownFailures = try ConformanceCLI.knownFailures(knownFailures)
         let suite = StateTestSuite(
             runner: StateTestRunner(forks: forks, nameFilter: filter), policy: policy,
             jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
-        let showProgress = !quiet && !output.json && isatty(STDERR_FILENO) != 0
-        let outcome = suite.run(files: files) { report in
-            if output.json {
-                Output.json(report.result)
-            } else if report.isFailure {
-                print("\(report.isKnown ? "KNOWN" : "FAIL") \(report.result.label): \(report.result.error ?? "")")
-            }
-        } onProgress: { done, tally in
-            if showProgress { Self.drawProgress(done: done, total: files.count, tally: tally) }
-        }
-        if showProgress { FileHandle.standardError.write(Data("\r\u{1b}[K".utf8)) }
-        if !output.json {
-            for line in outcome.tally.table() { print(line) }
-            if !quiet { print(String(format: "%d files in %.1f s", outcome.files, outcome.seconds)) }
-            if let path = knownFailures, forks == nil, pattern == nil {
-                for label in outcome.knownNotSeen { print("note: \(path) lists \(label), which no longer fails or did not run") }
-            }
-        }
-        for line in outcome.gateFailures { print("GATE \(line)") }
-        print(outcome.tally.summary)
-        if !outcome.passed {
-            fflush(nil)
-            Foundation.exit(1)
-        }
+        ConformanceCLI.run(suite, files: files, quiet: quiet, json: output.json, noteKnownNotSeen: forks == nil && pattern == nil)
     }
-
-    static func drawProgress(done: Int, total: Int, tally: StateTestTally) {
-        let width = 30
-        let filled = total == 0 ? width : done * width / total
-        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-        let line = "\r[\(bar)] \(done)/\(total) files  \(tally.passed) passed, \(tally.failed) failed, \(tally.skipped) skipped"
-        FileHandle.standardError.write(Data(line.utf8))
-    }
-}
-
-/// Carries a value that is only read concurrently (NSRegularExpression is immutable once built).
-struct UncheckedSendable<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }

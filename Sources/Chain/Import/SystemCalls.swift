@@ -1,0 +1,67 @@
+import EVM
+import EthereumPrimitives
+
+/// The calls the protocol makes at the edges of a block, from SYSTEM_ADDRESS with 30,000,000 gas that the
+/// block does not pay for: EIP-4788's beacon roots (Cancun) and EIP-2935's block hashes (Prague) before
+/// the transactions, EIP-7002's withdrawal and EIP-7251's consolidation request queues (Prague) after them.
+/// Both the block processor and the dev chain's miner run them from here.
+public enum SystemCalls {
+    /// EIP-4788's and EIP-2935's SYSTEM_ADDRESS: the caller; never touched, charged or created.
+    public static let systemAddress = address("fffffffffffffffffffffffffffffffffffffffe")
+    /// EIP-4788's BEACON_ROOTS_ADDRESS.
+    public static let beaconRoots = address("000f3df6d732807ef1319fb7b8bb8522d0beac02")
+    /// EIP-2935's HISTORY_STORAGE_ADDRESS.
+    public static let historyStorage = address("0000f90827f1c53a10cb7a02335b175320002935")
+    /// EIP-7002's WITHDRAWAL_REQUEST_PREDEPLOY_ADDRESS.
+    public static let withdrawalRequests = address("00000961ef480eb55e80d19ad83579a64c007002")
+    /// EIP-7251's CONSOLIDATION_REQUEST_PREDEPLOY_ADDRESS.
+    public static let consolidationRequests = address("0000bbddc7ce488642fb579f8b00f3a590007251")
+    /// SYSTEM_TRANSACTION_GAS.
+    public static let gas: Int64 = 30_000_000
+
+    /// The calls made before the block's transactions: from Cancun the parent beacon block root into the
+    /// EIP-4788 contract, from Prague the parent hash into the EIP-2935 history contract. A contract without
+    /// code makes the call a no-op (both EIPs).
+    public static func beginBlock(
+        parentHash: Bytes32, parentBeaconBlockRoot: Bytes32?, in journaled: inout JournaledState, block: BlockEnvironment,
+        fork: Hardfork
+    ) {
+        let rules = ForkRules(fork)
+        if fork >= .cancun, let root = parentBeaconBlockRoot {
+            _ = call(beaconRoots, input: root.bytes, in: &journaled, block: block, rules: rules)
+        }
+        if fork >= .prague {
+            _ = call(historyStorage, input: parentHash.bytes, in: &journaled, block: block, rules: rules)
+        }
+    }
+
+    /// Calls a request-queue contract (EIP-7002, EIP-7251) and returns its output, the requests it
+    /// dequeued. Unlike the start-of-block calls these must run: a contract without code, or a call that
+    /// fails, makes the block invalid.
+    public static func dequeueRequests(
+        from contract: Address, in journaled: inout JournaledState, block: BlockEnvironment, fork: Hardfork
+    ) throws(BlockValidationError) -> [UInt8] {
+        if journaled.code(at: contract).isEmpty { throw .systemContractEmpty(contract) }
+        let result = call(contract, input: [], in: &journaled, block: block, rules: ForkRules(fork))
+        guard result.status == .stop || result.status == .returned else { throw .systemContractCallFailed(contract) }
+        return result.output
+    }
+
+    /// One system call: a value-less call from ``systemAddress`` with ``gas``, its logs dropped and the
+    /// transaction ended (EIP-161 clean-up), as geth's `ProcessBeaconBlockRoot` does. The callee starts warm.
+    static func call(
+        _ contract: Address, input: [UInt8], in journaled: inout JournaledState, block: BlockEnvironment, rules: ForkRules
+    ) -> ExecutionResult {
+        journaled.prewarm(contract)
+        var tracer = NoTracer()
+        let result = MessageExecution.run(
+            .call(from: systemAddress, to: contract, value: .zero, input: input, gas: gas), in: &journaled, rules: rules,
+            block: block, transaction: TransactionEnvironment(origin: systemAddress, gasPrice: block.baseFee, blobHashes: []),
+            tracer: &tracer, buffers: ExecutionBuffers())
+        _ = journaled.takeLogs()
+        journaled.finalize(rules: rules)
+        return result
+    }
+
+    private static func address(_ hex: String) -> Address { (try? Address("0x" + hex)) ?? .zero }
+}
