@@ -64,17 +64,17 @@ public struct ForkConfiguration: Sendable, Hashable {
     /// EIP-7251's consolidation and EIP-7002's withdrawal request predeploys, EIP-6110's deposit contract
     /// (mainnet's address; a dev chain has no other) and EIP-2935's history storage. Osaka adds none.
     static func systemContracts(for fork: Hardfork) -> [NamedContract] {
-        var list: [(String, String)] = []
-        if fork >= .cancun { list.append(("BEACON_ROOTS_ADDRESS", "0x000f3df6d732807ef1319fb7b8bb8522d0beac02")) }
+        var list: [NamedContract] = []
+        if fork >= .cancun { list.append(NamedContract(name: "BEACON_ROOTS_ADDRESS", address: SystemCalls.beaconRoots)) }
         if fork >= .prague {
             list += [
-                ("CONSOLIDATION_REQUEST_PREDEPLOY_ADDRESS", "0x0000bbddc7ce488642fb579f8b00f3a590007251"),
-                ("DEPOSIT_CONTRACT_ADDRESS", "0x00000000219ab540356cbb839cbe05303d7705fa"),
-                ("HISTORY_STORAGE_ADDRESS", "0x0000f90827f1c53a10cb7a02335b175320002935"),
-                ("WITHDRAWAL_REQUEST_PREDEPLOY_ADDRESS", "0x00000961ef480eb55e80d19ad83579a64c007002"),
+                NamedContract(name: "CONSOLIDATION_REQUEST_PREDEPLOY_ADDRESS", address: SystemCalls.consolidationRequests),
+                NamedContract(name: "DEPOSIT_CONTRACT_ADDRESS", address: ExecutionRequests.mainnetDepositContract),
+                NamedContract(name: "HISTORY_STORAGE_ADDRESS", address: SystemCalls.historyStorage),
+                NamedContract(name: "WITHDRAWAL_REQUEST_PREDEPLOY_ADDRESS", address: SystemCalls.withdrawalRequests),
             ]
         }
-        return list.compactMap { name, hex in (try? Address(hex)).map { NamedContract(name: name, address: $0) } }
+        return list
     }
 }
 
