@@ -103,9 +103,9 @@ import Testing
         let h = try await HandlerHarness.make(
             limits: NodeRPCHandler.Limits(calls: CallLimits(gasCap: 0, timeout: .seconds(30))), hardfork: .cancun)
         // A loop that runs 25,000,000 gas when mined; traced with a 100 ms timeout, it is aborted.
-        _ = try await h.result("anvil_setCode", "[\"\(CallLimitTests.loopAddress)\",\"\(CallLimitTests.loop)\"]")
+        _ = try await h.result("anvil_setCode", "[\"\(CallLimitTimingTests.loopAddress)\",\"\(CallLimitTimingTests.loop)\"]")
         _ = try await h.result("evm_mine", "[]")
-        let hash = try await h.send(to: CallLimitTests.loopAddress, gas: "0x17d7840")
+        let hash = try await h.send(to: CallLimitTimingTests.loopAddress, gas: "0x17d7840")
         let answer = try await h.answer("debug_traceTransaction", "[\"\(hash)\",{\"timeout\":\"100ms\",\"disableStack\":true}]")
         let message = answer["error"]?["message"]?.stringValue ?? ""
         #expect(message == "execution aborted (timeout = 100ms)" || message.hasPrefix("trace too large"))
