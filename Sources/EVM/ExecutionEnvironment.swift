@@ -112,4 +112,8 @@ public struct BlobSchedule: Sendable, Equatable, Hashable {
     public static let cancun = BlobSchedule(target: 3, max: 6, baseFeeUpdateFraction: 3_338_477)
     /// Prague (EIP-7691): 6 / 9, fraction 5,007,716. Osaka keeps it (its BPO forks change it).
     public static let prague = BlobSchedule(target: 6, max: 9, baseFeeUpdateFraction: 5_007_716)
+    /// BPO1 (EIP-7892, mainnet's first blob-parameter-only fork): 10 / 15, fraction 8,346,193.
+    public static let bpo1 = BlobSchedule(target: 10, max: 15, baseFeeUpdateFraction: 8_346_193)
+    /// BPO2: 14 / 21, fraction 11,684,671.
+    public static let bpo2 = BlobSchedule(target: 14, max: 21, baseFeeUpdateFraction: 11_684_671)
 }

@@ -24,6 +24,9 @@ public enum Hardfork: Int, CaseIterable, Comparable, Sendable, CustomStringConve
     case cancun
     case prague
     case osaka
+    /// EIP-7892 blob-parameter-only forks: Osaka's rules with a larger blob schedule (mainnet: BPO1 10 / 15,
+    /// BPO2 14 / 21 blobs).
+    case bpo1, bpo2
 
     public static func < (a: Hardfork, b: Hardfork) -> Bool { a.rawValue < b.rawValue }
 
@@ -48,6 +51,8 @@ public enum Hardfork: Int, CaseIterable, Comparable, Sendable, CustomStringConve
         case .cancun: return "Cancun"
         case .prague: return "Prague"
         case .osaka: return "Osaka"
+        case .bpo1: return "BPO1"
+        case .bpo2: return "BPO2"
         }
     }
 

@@ -11,8 +11,8 @@ import Testing
     @Test func theDefaultIsOsakaAndEveryNamedForkFromByzantiumIsSupported() {
         #expect(ChainConfig().hardfork == .osaka)
         #expect(ChainConfig.defaultHardfork == .osaka)
-        #expect(ChainConfig.supportedHardforks.first == .byzantium && ChainConfig.supportedHardforks.last == .osaka)
-        #expect(ChainConfig.supportedHardforks.count == 14)
+        #expect(ChainConfig.supportedHardforks.first == .byzantium && ChainConfig.supportedHardforks.last == .bpo2)
+        #expect(ChainConfig.supportedHardforks.count == 16)
     }
 
     @Test func aCancunDirectoryKeepsItsForkUnlessAnotherIsAskedFor() async throws {

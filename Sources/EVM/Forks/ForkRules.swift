@@ -80,7 +80,11 @@ public struct ForkRules: Sendable {
         baseFee = fork >= .london
         blobs = fork >= .cancun
         codeDelegation = fork >= .prague
-        blobSchedule = fork >= .prague ? .prague : fork >= .cancun ? .cancun : nil  // EIP-7691, EIP-4844
+        switch fork {  // EIP-7892, EIP-7691, EIP-4844
+        case .bpo2: blobSchedule = .bpo2
+        case .bpo1: blobSchedule = .bpo1
+        default: blobSchedule = fork >= .prague ? .prague : fork >= .cancun ? .cancun : nil
+        }
         maxBlobsPerTransaction = fork >= .osaka ? 6 : nil  // EIP-7594
         transactionGasLimitCap = fork >= .osaka ? 1 << 24 : nil  // EIP-7825
     }
