@@ -60,6 +60,19 @@ struct EVMBenchmarkSpec {
             EVMBenchmarkSpec(
                 name: "EVM CALL-heavy, 100,000 calls (Cancun)", key: "callheavy",
                 load: { prestateCall(packageFile("Benchmarks/EVMData/callheavy.json")) }, expectedGas: 18_302_511),
+            // EIP-7939's CLZ in a loop: PUSH3 100000, then JUMPDEST DUP1 CLZ POP PUSH1 1 SWAP1 SUB DUP1 PUSH1 4
+            // JUMPI, STOP. 36 gas per iteration (CLZ costs 5) + 3 = 3,600,003. Osaka only, so no revm figure
+            // (pyrevm 0.3.7's revm stops at Cancun).
+            EVMBenchmarkSpec(
+                name: "EVM CLZ loop, 100,000 CLZ (Osaka)", key: "clz",
+                load: {
+                    let code: [UInt8] = [
+                        0x62, 0x01, 0x86, 0xa0, 0x5b, 0x80, 0x1e, 0x50, 0x60, 0x01, 0x90, 0x03, 0x80, 0x60, 0x04, 0x57, 0x00,
+                    ]
+                    let state = WorldState(accounts: [codeAddress: Account(code: code), caller: Account()])
+                    return .success(PrestateCall(state: state, caller: caller, to: codeAddress, gas: 10_000_000, fork: .osaka))
+                },
+                expectedGas: 3_600_003, timeUnits: .microseconds, maxIterations: 1_000),
             // The set-up every iteration pays (fresh state, interpreter, frame): the baseline for the
             // malloc counts of the others, which shows the interpreter loop allocates nothing.
             EVMBenchmarkSpec(
