@@ -38,40 +38,13 @@ struct BlockTestCommand: ParsableCommand {
     @Argument(help: "Blockchain-test JSON files or directories (searched recursively).")
     var paths: [String]
 
-    @Option(name: .customLong("fork"), help: "Only tests of this fork (repeatable).")
-    var forkNames: [String] = []
-
-    @Option(name: .customLong("run"), help: "Only tests whose name matches this regular expression.")
-    var pattern: String?
-
-    @Option(help: "Files to run at once (default: the number of cores; \(OptionRanges.jobs.text)).")
-    var jobs: Int?
-
-    @Option(help: "Fail when a fork passes fewer than this percentage of its tests (\(OptionRanges.minPassRate.text)).")
-    var minPassRate: Double?
-
-    @Option(help: "A file of accepted failures (test labels with category and reason); any other failure fails.")
-    var knownFailures: String?
-
-    @Flag(help: "Print only the summary and failures, without a progress bar.")
-    var quiet = false
-
-    @OptionGroup var output: JSONOption
-
-    func validate() throws {
-        try OptionRanges.jobs.check(jobs)
-        try OptionRanges.minPassRate.check(minPassRate)
-    }
+    @OptionGroup var options: ConformanceRunOptions
 
     func run() throws {
-        let forks = try forkNames.isEmpty ? nil : Set(forkNames.map(EVMCommand.fork))
-        let runner = BlockTestRunner(forks: forks, nameFilter: try ConformanceCLI.nameFilter(pattern))
+        let forks = try options.forks()
+        let runner = BlockTestRunner(forks: forks, nameFilter: try ConformanceCLI.nameFilter(options.pattern))
         let files = try ConformanceCLI.files(paths)
-        var policy = StateTestSuite.Policy(minPassRate: minPassRate)
-        policy.knownFailures = try ConformanceCLI.knownFailures(knownFailures)
-        let suite = StateTestSuite(policy: policy, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount) {
-            runner.run(file: $0)
-        }
-        ConformanceCLI.run(suite, files: files, quiet: quiet, json: output.json, noteKnownNotSeen: forks == nil && pattern == nil)
+        let suite = StateTestSuite(policy: try options.policy(), jobs: options.jobCount) { runner.run(file: $0) }
+        options.run(suite, files: files, forks: forks)
     }
 }

@@ -1,4 +1,6 @@
+import ArgumentParser
 import Conformance
+import EthereumPrimitives
 import Foundation
 
 #if canImport(Glibc)
@@ -76,4 +78,51 @@ enum ConformanceCLI {
 struct UncheckedSendable<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
+}
+
+/// The run options `carchain evm statetest` and `carchain evm blocktest` share: which tests, how many files at
+/// once, the gate (`--min-pass-rate`, `--known-failures`) and the output.
+struct ConformanceRunOptions: ParsableArguments {
+    @Option(name: .customLong("fork"), help: "Only tests of this fork (repeatable). Aliases: EIP150, EIP158, ConstantinopleFix, Merge.")
+    var forkNames: [String] = []
+
+    @Option(name: .customLong("run"), help: "Only tests whose name matches this regular expression.")
+    var pattern: String?
+
+    @Option(help: "Files to run at once (default: the number of cores; \(OptionRanges.jobs.text)).")
+    var jobs: Int?
+
+    @Option(help: "Fail when a fork passes fewer than this percentage of its tests or entries (\(OptionRanges.minPassRate.text)).")
+    var minPassRate: Double?
+
+    @Option(help: "A file of accepted failures (labels with category and reason); any other failure fails.")
+    var knownFailures: String?
+
+    @Flag(help: "Print only the summary and failures, without a progress bar.")
+    var quiet = false
+
+    @OptionGroup var output: JSONOption
+
+    func validate() throws {
+        try OptionRanges.jobs.check(jobs)
+        try OptionRanges.minPassRate.check(minPassRate)
+    }
+
+    /// The `--fork` selection, nil for every fork.
+    func forks() throws -> Set<Hardfork>? { forkNames.isEmpty ? nil : Set(try forkNames.map(EVMCommand.fork)) }
+
+    /// The gate: `--min-pass-rate` (for `rateForks`, default all) and `--known-failures`.
+    func policy(rateForks: Set<Hardfork> = []) throws -> StateTestSuite.Policy {
+        var policy = StateTestSuite.Policy(minPassRate: minPassRate, rateForks: rateForks)
+        policy.knownFailures = try ConformanceCLI.knownFailures(knownFailures)
+        return policy
+    }
+
+    /// `--jobs`, else the number of cores.
+    var jobCount: Int { jobs ?? ProcessInfo.processInfo.activeProcessorCount }
+
+    /// Runs `suite` over `files` and prints it (see ``ConformanceCLI/run(_:files:quiet:json:noteKnownNotSeen:)``).
+    func run(_ suite: StateTestSuite, files: [URL], forks: Set<Hardfork>?) {
+        ConformanceCLI.run(suite, files: files, quiet: quiet, json: output.json, noteKnownNotSeen: forks == nil && pattern == nil)
+    }
 }

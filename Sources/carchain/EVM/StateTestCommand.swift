@@ -39,43 +39,18 @@ struct StateTestCommand: ParsableCommand {
     @Argument(help: "State-test JSON files or directories (searched recursively).")
     var paths: [String]
 
-    @Option(name: .customLong("fork"), help: "Only this fork (repeatable). Aliases: EIP150, EIP158, ConstantinopleFix, Merge.")
-    var forkNames: [String] = []
-
-    @Option(name: .customLong("run"), help: "Only tests whose name matches this regular expression.")
-    var pattern: String?
-
-    @Option(help: "Files to run at once (default: the number of cores; \(OptionRanges.jobs.text)).")
-    var jobs: Int?
-
-    @Option(help: "Fail when a fork passes fewer than this percentage of its entries (\(OptionRanges.minPassRate.text)).")
-    var minPassRate: Double?
-
     @Option(name: .customLong("rate-fork"), help: "A fork --min-pass-rate applies to (repeatable; default: all).")
     var rateForkNames: [String] = []
 
-    @Option(help: "A file of accepted failures (case labels with category and reason); any other failure fails.")
-    var knownFailures: String?
-
-    @Flag(help: "Print only the summary and failures, without a progress bar.")
-    var quiet = false
-
-    @OptionGroup var output: JSONOption
-
-    func validate() throws {
-        try OptionRanges.jobs.check(jobs)
-        try OptionRanges.minPassRate.check(minPassRate)
-    }
+    @OptionGroup var options: ConformanceRunOptions
 
     func run() throws {
-        let forks = try forkNames.isEmpty ? nil : Set(forkNames.map(EVMCommand.fork))
-        let filter = try ConformanceCLI.nameFilter(pattern)
+        let forks = try options.forks()
+        let filter = try ConformanceCLI.nameFilter(options.pattern)
         let files = try ConformanceCLI.files(paths)
-        var policy = StateTestSuite.Policy(minPassRate: minPassRate, rateForks: try Set(rateForkNames.map(EVMCommand.fork)))
-        policy.knownFailures = try ConformanceCLI.knownFailures(knownFailures)
+        let policy = try options.policy(rateForks: Set(rateForkNames.map(EVMCommand.fork)))
         let suite = StateTestSuite(
-            runner: StateTestRunner(forks: forks, nameFilter: filter), policy: policy,
-            jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
-        ConformanceCLI.run(suite, files: files, quiet: quiet, json: output.json, noteKnownNotSeen: forks == nil && pattern == nil)
+            runner: StateTestRunner(forks: forks, nameFilter: filter), policy: policy, jobs: options.jobCount)
+        options.run(suite, files: files, forks: forks)
     }
 }
