@@ -13,9 +13,12 @@ extension DevChain {
         public var trace: StructLogTrace
     }
 
-    /// The fork a mined block's transactions ran under. Every replay asks here, so following a per-block fork
-    /// schedule is this one line.
-    func executionFork(of header: BlockHeader) -> Hardfork { hardfork }
+    /// The fork a block with this number and timestamp runs under. Replays, payload building and the blob fee ask
+    /// here, so following a per-block fork schedule is this one line.
+    func executionFork(number: UInt64, timestamp: UInt64) -> Hardfork { hardfork }
+
+    /// The fork a mined block's transactions ran under.
+    func executionFork(of header: BlockHeader) -> Hardfork { executionFork(number: header.number, timestamp: header.timestamp) }
 
     /// Traces every transaction of block `id` in order, each on the state the earlier ones left (geth's
     /// `debug_traceBlock*` with the struct logger). The genesis block has no parent state: refused as geth does.

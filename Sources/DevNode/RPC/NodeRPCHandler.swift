@@ -301,6 +301,7 @@ public final class NodeRPCHandler: Sendable {
         case .txpoolContent(let sender): return await txpoolContent(from: sender)
         case .txpoolStatus: return await txpoolStatus()
         case .traceBlock(let id, let options, let timeout): return try await traceBlock(id, options: options, timeout: timeout)
+        case .buildBlock(let request): return try await buildBlock(request)
         case .snapshot:
             return NodeWire.q(try await onChain { () async throws(ChainError) in try await chain.snapshot() })
         case .revert(let id):

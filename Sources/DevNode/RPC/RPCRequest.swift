@@ -39,7 +39,7 @@ public enum RPCRequest: Sendable, Equatable {
     // rpc-compat methods (bodies in RPC/Methods)
     case getProof(Address, [ProofKey], BlockID), getStorageValues([StorageQuery], BlockID), getBlockReceipts(BlockID)
     case baseFee, blobBaseFee, capabilities, txpoolContent(from: Address?), txpoolStatus
-    case traceBlock(BlockID, StructLogOptions, timeout: Duration?)
+    case traceBlock(BlockID, StructLogOptions, timeout: Duration?), buildBlock(BuildBlock)
     // dev (evm_, anvil_, hardhat_)
     case snapshot, revert(UInt64), mine(blocks: Int, timestamp: UInt64?, interval: UInt64?), increaseTime(UInt64)
     case setNextBlockTimestamp(UInt64), setAutomine(Bool), setIntervalMining(UInt64)
@@ -122,6 +122,7 @@ public enum RPCRequest: Sendable, Equatable {
             let id = method.hasSuffix("ByHash") ? BlockID.hash(try p.hash(0)) : try traceBlockNumber(p)
             let (options, timeout) = try p.traceOptions(1)
             return .traceBlock(id, options, timeout: timeout)
+        case "testing_buildBlockV1": return .buildBlock(try buildBlock(p))
         case "evm_snapshot", "anvil_snapshot": try p.expect(0, 0); return .snapshot
         case "evm_revert", "anvil_revert": try p.expect(1, 1); return .revert(try p.uint64(0))
         case "evm_mine", "anvil_mine", "hardhat_mine":
