@@ -58,6 +58,22 @@ public struct ChainConfig: Sendable {
     /// grow memory without end. Test suites revert (which frees the snapshot and every later one), and
     /// hold a handful at a time.
     public var maxSnapshots: Int = 10_000
+    /// A chain from a genesis file (`--genesis`): its chain id, fork schedule, alloc and header replace
+    /// ``chainId``, ``hardfork`` and the dev accounts' balances (the dev accounts keep their keys, so they can
+    /// sign if the alloc funds them). Set it with ``use(_:)``.
+    public private(set) var genesis: Genesis?
+
+    /// When each fork activates: the genesis file's schedule, or ``hardfork`` from genesis.
+    public var schedule: ForkSchedule { genesis?.schedule ?? .fixed(hardfork) }
+
+    /// Takes chain id, forks, gas limit and genesis block from `genesis`.
+    public mutating func use(_ genesis: Genesis) {
+        self.genesis = genesis
+        chainId = genesis.chainId
+        hardfork = genesis.schedule.latestFork
+        gasLimit = genesis.gasLimit
+        keepsStoredHardfork = false
+    }
 
     /// The fork a dev chain runs unless told otherwise: Osaka, mainnet's.
     public static let defaultHardfork: Hardfork = .osaka

@@ -66,23 +66,22 @@ extension DevChain {
             history.baseFeePerGas.append(baseFee)
             history.gasUsedRatio.append(header.gasLimit == 0 ? 0 : Double(header.gasUsed) / Double(header.gasLimit))
             history.baseFeePerBlobGas.append(
-                header.excessBlobGas.map { FeeMarket.blobBaseFee(excessBlobGas: $0, fork: hardfork) } ?? .zero)
-            let maxBlob = FeeMarket.maxBlobGas(fork: hardfork)
-            history.blobGasUsedRatio.append(Double(header.blobGasUsed ?? 0) / Double(maxBlob))
+                blobBaseFee(of: header) ?? .zero)
+            let maxBlob = Double(blobSchedule(for: fork(of: header)).max) * Double(BlobGas.perBlob)
+            history.blobGasUsedRatio.append(header.blobGasUsed == nil ? 0 : Double(header.blobGasUsed ?? 0) / maxBlob)
             if !rewardPercentiles.isEmpty {
                 history.reward?.append(rewards(mined, baseFee: baseFee, percentiles: rewardPercentiles))
             }
         }
-        if hardfork >= .london {
+        let nextFork = newestHeader.number == head.number ? pendingFork
+            : fork(number: newestHeader.number + 1, timestamp: newestHeader.timestamp + 1)
+        if nextFork >= .london {
             history.baseFeePerGas.append(FeeMarket.nextBaseFee(parent: newestHeader, initialBaseFee: config.initialBaseFee))
         } else {
             history.baseFeePerGas.append(.zero)
         }
         history.baseFeePerBlobGas.append(
-            hardfork >= .cancun
-                ? FeeMarket.blobBaseFee(
-                    excessBlobGas: FeeMarket.nextExcessBlobGas(parent: newestHeader, fork: hardfork), fork: hardfork)
-                : .zero)
+            nextFork >= .cancun ? nextBlobBaseFee(after: newestHeader, fork: nextFork) : .zero)
         return history
     }
 

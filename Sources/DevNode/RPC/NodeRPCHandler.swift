@@ -203,8 +203,11 @@ public final class NodeRPCHandler: Sendable {
         case .maxPriorityFeePerGas: return NodeWire.q(await chain.maxPriorityFeePerGas())
         case .config:
             // A dev chain runs one fork from genesis: nothing is scheduled, so `next` and `last` are null.
+            let configs = await chain.forkConfigurations()
             return .object([
-                ("current", NodeWire.forkConfiguration(await chain.forkConfiguration())), ("next", .null), ("last", .null),
+                ("current", NodeWire.forkConfiguration(configs.current)),
+                ("next", configs.next.map(NodeWire.forkConfiguration) ?? .null),
+                ("last", configs.last.map(NodeWire.forkConfiguration) ?? .null),
             ])
         case .getBalance(let address, let block):
             return NodeWire.q(try await onChain { () async throws(ChainError) in try await chain.balance(address, at: block) })
