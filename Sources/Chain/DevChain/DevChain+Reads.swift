@@ -32,7 +32,10 @@ extension DevChain {
         if let cached = blockCache[number] { return cached }
         guard number <= head.number, let header = try store.header(number: number) else { return nil }
         let transactions = try store.transactions(block: number)
-        let block = Block(header: header, transactions: transactions.map(\.0), senders: transactions.map(\.1))
+        let body = try store.body(number: number)
+        let block = Block(
+            header: header, transactions: transactions.map(\.0), senders: transactions.map(\.1), ommers: body.ommers,
+            withdrawals: body.withdrawals)
         let logs = try store.logs(block: number).map { (transactionIndex: $0.transactionIndex, log: $0.log) }
         let mined = MinedBlock(
             block: block, receipts: fullReceipts(block: block, stored: try store.receipts(block: number), logs: logs))

@@ -132,6 +132,9 @@ public actor DevChain {
             committed = CommittedState(state: WorldState())  // empty, so apply() writes every row and code
             var changes = StateChanges()
             changes.accounts = Set(state.accounts.keys)
+            for (address, account) in state.accounts where !account.storage.isEmpty {
+                changes.slots[address] = Set(account.storage.keys)
+            }
             let writes = committed.apply(changes, from: state)
             head =
                 genesis?.header(stateRoot: committed.stateRoot, initialBaseFee: config.initialBaseFee)
