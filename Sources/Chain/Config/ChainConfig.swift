@@ -48,6 +48,9 @@ public struct ChainConfig: Sendable {
     public var initialBaseFee: UInt256 = UInt256(1_000_000_000 as UInt64)
     /// The interval between mined blocks; nil mines one block per transaction (automine).
     public var blockTime: Duration?
+    /// False: with no ``blockTime`` either, transactions wait in the pool until a block is mined on request
+    /// (`evm_mine`), as on a node without a consensus client (`carchain node --no-mining`).
+    public var automine = true
     /// The header's extra data (at most 32 bytes).
     public var extraData: [UInt8] = []
     /// The most transactions the pool holds (waiting for interval mining, or for a missing nonce); one

@@ -14,7 +14,9 @@ extension DevChain {
     /// The number `id` names, nil when there is no such block.
     public func resolve(_ id: BlockID) -> UInt64? {
         switch id {
-        case .latest, .pending, .safe, .finalized: return head.number
+        case .latest, .pending: return head.number
+        // With no consensus layer, safe and finalized are the head unless set (`--finalized`, ``setFinalized(_:)``).
+        case .safe, .finalized: return Swift.min(finalized ?? head.number, head.number)
         case .earliest: return 0
         case .number(let n): return n <= head.number ? n : nil
         case .hash(let hash): return numbersByHash[hash]

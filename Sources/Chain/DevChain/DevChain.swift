@@ -44,6 +44,8 @@ public actor DevChain {
     var diffCache: [UInt64: StateDiff] = [:]
     var pool = TransactionPool()
     var automine: Bool
+    /// The block `safe` and `finalized` name, when set; nil names the head.
+    var finalized: UInt64?
     var intervalTask: Task<Void, Never>?
     /// Seconds added by `evm_increaseTime` (reported back, and added to wall-clock time).
     var timeOffset: UInt64 = 0
@@ -176,11 +178,25 @@ public actor DevChain {
         var numbers: [Bytes32: UInt64] = [:]
         for (i, hash) in hashes.enumerated() { numbers[hash] = UInt64(i) }
         self.numbersByHash = numbers
-        self.automine = config.blockTime == nil
+        self.automine = config.blockTime == nil && config.automine
+        if let stored = try store.meta("finalized"), !stored.isEmpty { self.finalized = Self.decodeUInt64(stored) }
         var keys: [Address: PrivateKey] = [:]
         for account in config.devAccounts { if let key = account.privateKey { keys[account.address] = key } }
         self.devKeys = keys
         if let blockTime = config.blockTime { startIntervalMining(blockTime) }
+    }
+
+    /// Sets the block `safe` and `finalized` name (what a consensus client's forkchoice update does; kept with a
+    /// chain on disk). `nil` goes back to naming the head.
+    public func setFinalized(_ id: BlockID?) throws(ChainError) {
+        guard let id else {
+            finalized = nil
+            try store.setMeta(["finalized": []])
+            return
+        }
+        guard let number = resolve(id) else { throw .unknownBlock("\(id)") }
+        finalized = number
+        try store.setMeta(["finalized": Self.encodeUInt64(number)])
     }
 
     /// Stops interval mining and releases the data directory's lock.
