@@ -81,9 +81,14 @@ public struct TransactionLocation: Sendable, Hashable {
     public var blockNumber: UInt64?
     /// The index in the block; nil while pending.
     public var index: Int?
+    /// The block's timestamp; nil while pending.
+    public var blockTimestamp: UInt64?
 
     /// Creates a location.
-    public init(sender: Address, blockHash: Bytes32? = nil, blockNumber: UInt64? = nil, index: Int? = nil) {
+    public init(
+        sender: Address, blockHash: Bytes32? = nil, blockNumber: UInt64? = nil, index: Int? = nil, blockTimestamp: UInt64? = nil
+    ) {
+        self.blockTimestamp = blockTimestamp
         self.sender = sender
         self.blockHash = blockHash
         self.blockNumber = blockNumber

@@ -344,7 +344,7 @@ extension DevChain {
                     address: entry.log.address, topics: entry.log.topics, data: entry.log.data,
                     blockNumber: header.number, blockHash: block.hash,
                     transactionHash: block.transactions[entry.transactionIndex].hash,
-                    transactionIndex: entry.transactionIndex, logIndex: logIndex))
+                    transactionIndex: entry.transactionIndex, logIndex: logIndex, blockTimestamp: header.timestamp))
         }
         let blobPrice = blobBaseFee(of: header)
         return stored.enumerated().map { i, receipt in

@@ -66,7 +66,7 @@ extension DevChain {
             block.transactions[position.index],
             TransactionLocation(
                 sender: block.senders[position.index], blockHash: block.hash, blockNumber: block.number,
-                index: position.index)
+                index: position.index, blockTimestamp: block.header.timestamp)
         )
     }
 
