@@ -19,8 +19,30 @@ extension DevChain {
     @discardableResult
     public func sendRawTransaction(_ raw: [UInt8]) throws(ChainError) -> Bytes32 {
         let signed: SignedTransaction
-        do { signed = try SignedTransaction.decode(raw) } catch { throw .invalidTransaction(error.description) }
+        let sidecar: BlobSidecar?
+        do { (signed, sidecar) = try SignedTransaction.decodeNetworkForm(raw) } catch {
+            throw .invalidTransaction(error.description)
+        }
+        if let sidecar { try check(sidecar, of: signed.transaction) }
         return try submit(signed)
+    }
+
+    /// A network-form blob transaction's sidecar against its payload and the pending fork: the wrapper version
+    /// the fork takes (EIP-7594's cell proofs from Osaka, one proof per blob before), one blob and commitment
+    /// per versioned hash, and each commitment hashing to its versioned hash. The KZG proofs are not verified
+    /// (a dev node keeps no blobs; the blocks hold only the hashes).
+    private func check(_ sidecar: BlobSidecar, of tx: Transaction) throws(ChainError) {
+        let wanted: UInt8 = pendingFork >= .osaka ? 1 : 0
+        guard sidecar.version == wanted else {
+            throw .rejected("blob sidecar version \(sidecar.version) is not accepted under \(pendingFork) (version \(wanted) is)")
+        }
+        let hashes = tx.blobVersionedHashes
+        guard sidecar.commitments.count == hashes.count else {
+            throw .rejected("blob sidecar has \(sidecar.commitments.count) commitments for \(hashes.count) versioned hashes")
+        }
+        for (i, commitment) in sidecar.commitments.enumerated() where PointEvaluation.versionedHash(commitment) != hashes[i].bytes {
+            throw .rejected("blob \(i): the commitment does not hash to the versioned hash \(hashes[i].hexString)")
+        }
     }
 
     /// Fills in, signs (with the dev key of `request.from`) and submits a transaction: nonce from the
