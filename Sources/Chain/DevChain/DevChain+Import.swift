@@ -161,16 +161,8 @@ extension DevChain {
             working = saved
             throw error
         }
-        committed = newCommitted
-        head = header
-        headHash = added.hash
-        hashes.append(added.hash)
-        numbersByHash[added.hash] = header.number
-        diffCache[header.number] = diff
-        blockCache[header.number] = MinedBlock(block: added, receipts: fullReceipts(block: added, stored: stored, logs: logs))
-        trimCaches()
+        adopt(added, committed: newCommitted, diff: diff, receipts: stored, logs: logs)
         pool.dropStale { working.nonce(of: $0) }
-        for continuation in headSubscribers.values { continuation.yield(added) }
         return true
     }
 

@@ -304,17 +304,26 @@ extension DevChain {
             throw error
         }
 
+        adopt(block, committed: newCommitted, diff: diff, receipts: stored, logs: blockLogs)
+        return (block, rejected)
+    }
+
+    /// Makes a block that is in the database the head (mined or imported): its tries, hash, caches, and the
+    /// announcement to head subscribers.
+    func adopt(
+        _ block: Block, committed newCommitted: CommittedState, diff: StateDiff, receipts stored: [StoredReceipt],
+        logs: [(transactionIndex: Int, log: Log)]
+    ) {
+        let number = block.header.number
         committed = newCommitted
-        head = header
+        head = block.header
         headHash = block.hash
         hashes.append(block.hash)
-        numbersByHash[block.hash] = header.number
-        diffCache[header.number] = diff
-        let receipts = fullReceipts(block: block, stored: stored, logs: blockLogs)
-        blockCache[header.number] = MinedBlock(block: block, receipts: receipts)
+        numbersByHash[block.hash] = number
+        diffCache[number] = diff
+        blockCache[number] = MinedBlock(block: block, receipts: fullReceipts(block: block, stored: stored, logs: logs))
         trimCaches()
         for continuation in headSubscribers.values { continuation.yield(block) }
-        return (block, rejected)
     }
 
     /// The timestamp the next block will get, without consuming it. Fails when it would pass
