@@ -7,14 +7,15 @@ import Testing
 /// `debug_traceTransaction`'s struct-logger options, checked against geth's documentation of the struct
 /// logger (debug namespace, "structLogger" / TraceConfig): stack and storage recorded by default, memory
 /// (`enableMemory`) and return data (`enableReturnData`) only on request, `disableStack`, `disableStorage`,
-/// `limit` (steps recorded at most), memory as 0x-prefixed 32-byte words and storage slots as 0x-prefixed
-/// 32-byte words (geth since the execution-apis trace spec; the rpc-compat recordings show them so); plus the
-/// node's own size limit.
+/// `limit` (steps recorded at most), memory as 32-byte words and storage slots as 0x and 64 hex digits
+/// (as geth writes them today); plus the node's own size limit.
 @Suite struct TraceOptionTests {
     /// SSTORE 42 at slot 1; SLOAD slot 1; MSTORE it at 0; STATICCALL the identity precompile on those 32
     /// bytes (its return data, 42, is the frame's return data afterwards); POP; RETURN memory[0..32].
     static let code = "0x602a600155" + "600154" + "600052" + "60006000602060006004" + "5afa" + "50" + "60206000f3"
     static let contract = "0x00000000000000000000000000000000000200aa"
+    /// A 32-byte word as geth's struct logger writes memory words, storage slots and the return value (0x and 64
+    /// hex digits; execution-apis' rpc-compat traces show the format).
     static let word42 = "0x" + String(repeating: "0", count: 62) + "2a"
     static let slot1 = "0x" + String(repeating: "0", count: 63) + "1"
 

@@ -13,13 +13,6 @@ extension DevChain {
         public var trace: StructLogTrace
     }
 
-    /// The fork a block with this number and timestamp runs under. Replays, payload building and the blob fee ask
-    /// here, so following a per-block fork schedule is this one line.
-    func executionFork(number: UInt64, timestamp: UInt64) -> Hardfork { hardfork }
-
-    /// The fork a mined block's transactions ran under.
-    func executionFork(of header: BlockHeader) -> Hardfork { executionFork(number: header.number, timestamp: header.timestamp) }
-
     /// Traces every transaction of block `id` in order, each on the state the earlier ones left (geth's
     /// `debug_traceBlock*` with the struct logger). The genesis block has no parent state: refused as geth does.
     /// The block shares one `traceLimits` budget and one `limits.timeout`.
@@ -70,7 +63,7 @@ extension DevChain {
     ) throws(ChainError) -> [Int: StructLogTrace] {
         guard block.number > 0, last >= 0 else { return [:] }
         let deadline = limits.deadline()
-        let fork = executionFork(of: block.header)
+        let fork = fork(of: block.header)
         let env = environment(of: block.header)
         let hashes = blockHashFunction(upTo: block.number - 1)
         var start = JournaledState(state: try self.state(at: block.number - 1), blockHashes: hashes)

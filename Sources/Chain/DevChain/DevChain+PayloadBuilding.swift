@@ -62,7 +62,7 @@ extension DevChain {
             throw .executionFailed("invalid timestamp: \(attributes.timestamp) is not after the parent's \(head.timestamp)")
         }
         let number = head.number + 1
-        let fork = executionFork(number: number, timestamp: attributes.timestamp)
+        let fork = fork(number: number, timestamp: attributes.timestamp)
         let rules = ForkRules(fork)
         if fork >= .shanghai && attributes.withdrawals == nil { throw .invalidParams("missing withdrawals") }
         if fork >= .cancun && attributes.parentBeaconBlockRoot == nil { throw .invalidParams("missing beacon root") }
@@ -71,8 +71,8 @@ extension DevChain {
             coinbase: attributes.feeRecipient, number: number, timestamp: attributes.timestamp,
             gasLimit: Self.nextGasLimit(parent: head.gasLimit, desired: config.gasLimit), difficulty: .zero,
             prevRandao: attributes.prevRandao, baseFee: baseFee ?? .zero,
-            excessBlobGas: fork >= .cancun ? FeeMarket.nextExcessBlobGas(parent: head, fork: fork) : 0,
-            chainID: UInt256(chainId), blobSchedule: FeeMarket.blobSchedule(fork: fork))
+            excessBlobGas: fork >= .cancun ? nextExcessBlobGas(after: head, fork: fork) : 0,
+            chainID: UInt256(chainId), blobSchedule: blobSchedule(for: fork))
 
         var state = working
         state.blockHashes = blockHashFunction(upTo: head.number)
@@ -84,7 +84,7 @@ extension DevChain {
         var outcomes: [TransactionOutcome] = []
         var gasUsed: UInt64 = 0
         var blobGasUsed: UInt64 = 0
-        let maxBlobGas = FeeMarket.maxBlobGas(fork: fork)
+        let maxBlobGas = blobSchedule(for: fork).max.multipliedReportingOverflow(by: BlobGas.perBlob).partialValue
         var noTracer = NoTracer()
         func apply(_ signed: SignedTransaction, sender: Address) throws(TransactionValidationError) {
             let outcome = try TransactionExecutor.execute(
@@ -127,7 +127,7 @@ extension DevChain {
         if fork >= .prague {
             do {
                 requests = try ExecutionRequests.collect(
-                    logs: outcomes.flatMap(\.logs), depositContract: ExecutionRequests.mainnetDepositContract, in: &state,
+                    logs: outcomes.flatMap(\.logs), depositContract: schedule.depositContract, in: &state,
                     block: env, fork: fork)
             } catch {
                 throw .executionFailed("cannot finish block \(number): \(error)")

@@ -203,8 +203,11 @@ public final class NodeRPCHandler: Sendable {
         case .maxPriorityFeePerGas: return NodeWire.q(await chain.maxPriorityFeePerGas())
         case .config:
             // A dev chain runs one fork from genesis: nothing is scheduled, so `next` and `last` are null.
+            let configs = await chain.forkConfigurations()
             return .object([
-                ("current", NodeWire.forkConfiguration(await chain.forkConfiguration())), ("next", .null), ("last", .null),
+                ("current", NodeWire.forkConfiguration(configs.current)),
+                ("next", configs.next.map(NodeWire.forkConfiguration) ?? .null),
+                ("last", configs.last.map(NodeWire.forkConfiguration) ?? .null),
             ])
         case .getBalance(let address, let block):
             return NodeWire.q(try await onChain { () async throws(ChainError) in try await chain.balance(address, at: block) })
@@ -247,7 +250,9 @@ public final class NodeRPCHandler: Sendable {
             let i = Int(index)
             return NodeWire.transaction(
                 block.transactions[i],
-                location: TransactionLocation(sender: block.senders[i], blockHash: block.hash, blockNumber: block.number, index: i),
+                location: TransactionLocation(
+                    sender: block.senders[i], blockHash: block.hash, blockNumber: block.number, index: i,
+                    blockTimestamp: block.header.timestamp),
                 baseFee: block.header.baseFeePerGas)
         case .getTransactionByHash(let hash):
             guard let (signed, location) = try await onChain({ () async throws(ChainError) in try await chain.transaction(hash: hash) })
@@ -262,6 +267,17 @@ public final class NodeRPCHandler: Sendable {
             guard receipt.type == .setCode else { return NodeWire.receipt(receipt) }
             let signed = try await onChain { () async throws(ChainError) in try await chain.transaction(hash: hash) }?.0
             return NodeWire.receipt(receipt, authorizations: signed?.transaction.authorizationList)
+        case .rawHeader(let id):
+            return NodeWire.data(try await rawBlock(id).header.encoded)
+        case .rawBlock(let id):
+            return NodeWire.data(try await rawBlock(id).encoded)
+        case .rawReceipts(let id):
+            let receipts = try await onChain { () async throws(ChainError) in try await chain.receipts(id) }
+            guard let receipts else { throw JSONRPCErrorObject(ChainError.unknownBlock("\(id)")) }
+            return .array(receipts.map { NodeWire.data($0.consensusEncoding) })
+        case .rawTransaction(let hash):
+            let found = try await onChain { () async throws(ChainError) in try await chain.transaction(hash: hash) }
+            return found.map { NodeWire.data($0.0.encoded) } ?? .null
         case .getLogs(let filter):
             return .array(try await onChain { () async throws(ChainError) in try await chain.logs(filter) }.map(NodeWire.log))
         case .sendRawTransaction(let raw):
@@ -368,5 +384,12 @@ public final class NodeRPCHandler: Sendable {
             let lf = logFilter
             return .array(try await onChain { () async throws(ChainError) in try await chain.logs(lf) }.map(NodeWire.log))
         }
+    }
+
+    /// The block `id` names, or geth's "header not found" error.
+    private func rawBlock(_ id: BlockID) async throws(JSONRPCErrorObject) -> Block {
+        let block = try await onChain { () async throws(ChainError) in try await chain.block(id) }
+        guard let block else { throw JSONRPCErrorObject(ChainError.unknownBlock("\(id)")) }
+        return block
     }
 }

@@ -40,6 +40,10 @@ public enum RPCRequest: Sendable, Equatable {
     case getProof(Address, [ProofKey], BlockID), getStorageValues([StorageQuery], BlockID), getBlockReceipts(BlockID)
     case baseFee, blobBaseFee, capabilities, txpoolContent(from: Address?), txpoolStatus
     case traceBlock(BlockID, StructLogOptions, timeout: Duration?), buildBlock(BuildBlock)
+    /// `debug_getRawHeader`, `debug_getRawBlock`, `debug_getRawReceipts`: consensus encodings of a block's parts.
+    case rawHeader(BlockID), rawBlock(BlockID), rawReceipts(BlockID)
+    /// `debug_getRawTransaction`: a mined or pooled transaction's EIP-2718 encoding.
+    case rawTransaction(Bytes32)
     // dev (evm_, anvil_, hardhat_)
     case snapshot, revert(UInt64), mine(blocks: Int, timestamp: UInt64?, interval: UInt64?), increaseTime(UInt64)
     case setNextBlockTimestamp(UInt64), setAutomine(Bool), setIntervalMining(UInt64)
@@ -123,6 +127,10 @@ public enum RPCRequest: Sendable, Equatable {
             let (options, timeout) = try p.traceOptions(1)
             return .traceBlock(id, options, timeout: timeout)
         case "testing_buildBlockV1": return .buildBlock(try buildBlock(p))
+        case "debug_getRawHeader": try p.expect(1, 1); return .rawHeader(try p.block(0))
+        case "debug_getRawBlock": try p.expect(1, 1); return .rawBlock(try p.block(0))
+        case "debug_getRawReceipts": try p.expect(1, 1); return .rawReceipts(try p.block(0))
+        case "debug_getRawTransaction": try p.expect(1, 1); return .rawTransaction(try p.hash(0))
         case "evm_snapshot", "anvil_snapshot": try p.expect(0, 0); return .snapshot
         case "evm_revert", "anvil_revert": try p.expect(1, 1); return .revert(try p.uint64(0))
         case "evm_mine", "anvil_mine", "hardhat_mine":
