@@ -13,7 +13,8 @@ the `<<` line the way hive's simulator does:
   * `// speconly:` files: a non-error expectation is only an example. Hive validates the result against
     the method's OpenRPC schema; this runner has no schema, so it checks the result's shape against the
     example instead: the same JSON kinds, every member of an example object present, and each element of
-    an array checked against the example's first element. Error expectations are compared in full.
+    an array checked against the example's first element (objects keyed by 0x-data or decimal numbers, such
+    as txpool_content's senders and nonces, are maps: their values are checked the same way). Error expectations are compared in full.
 
 Only the Python standard library is used. Exit status: 0 when the run passes (no failure, or with
 --min-pass-rate at least that percentage), 1 otherwise or on a setup error, 2 on a usage error.
@@ -212,13 +213,21 @@ def shape_difference(example: Any, actual: Any, path: str = "") -> Difference | 
     """Where `actual` does not have the shape of the recorded `example` (the speconly check): a different
     JSON kind, a member of an example object missing, or an array element unlike the example's first
     element. Values, extra members and array lengths are not compared. A null in the example accepts any
-    value (the schema's optional fields are often recorded as null)."""
+    value (the schema's optional fields are often recorded as null). An object whose keys are all data (0x-hex)
+    or decimal numbers is a map: its keys are not required, and each of its values is checked against the
+    example's first value, as array elements are."""
     if example is None:
         return None
     ek, ak = _kind(example), _kind(actual)
     if ek != ak:
         return Difference(path, example, actual, f"a {ek} expected, a {ak} received")
-    if ek == "object":
+    if ek == "object" and _is_map(example):
+        first = next(iter(example.values()))
+        for key, value in actual.items():
+            found = shape_difference(first, value, _join(path, key))
+            if found:
+                return found
+    elif ek == "object":
         for key, value in example.items():
             if key not in actual:
                 return Difference(_join(path, key), value, MISSING, "member missing")
@@ -233,6 +242,13 @@ def shape_difference(example: Any, actual: Any, path: str = "") -> Difference | 
     return None
 
 
+def _is_map(example: dict[str, Any]) -> bool:
+    """An object used as a map rather than a record: every key is data (0x-hex, such as an address) or a decimal
+    number (such as a nonce), as in txpool_content's sender -> nonce -> transaction. Its keys are the chain's
+    data, not the schema's, so the shape check compares values only."""
+    return bool(example) and all(re.fullmatch(r"0x[0-9a-fA-F]*|[0-9]+", key) for key in example)
+
+
 def compare_response(expected: Any, actual: Any, speconly: bool) -> Difference | None:
     """Hive's verdict on one answer: None when it passes."""
     if speconly and isinstance(expected, dict) and "result" in expected:
@@ -240,6 +256,8 @@ def compare_response(expected: Any, actual: Any, speconly: bool) -> Difference |
             return Difference("result", expected["result"], MISSING, "a result expected, got " + json.dumps(actual)[:200])
         return shape_difference(expected["result"], actual["result"], "result")
     exp, act = strip_error_messages(expected, actual)
+    if isinstance(exp, dict) and isinstance(act, dict) and "result" in exp and "result" not in act and "error" in act:
+        return Difference("result", exp["result"], MISSING, "an error came back: " + json.dumps(actual["error"])[:200])
     return first_difference(exp, act)
 
 
@@ -390,7 +408,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
             "JSON match, numbers by value, error.message dropped where both sides hold an error. Speconly files: "
             "hive validates the result against the OpenRPC schema, which this runner does not have; it checks the "
             "result's shape against the recorded example instead (same JSON kinds, the example's object members "
-            "present, array elements like the example's first element)."
+            "present, array elements like the example's first element; objects keyed by 0x-data or decimal numbers are maps, "
+            "their values checked like array elements)."
         ),
         epilog=(
             "examples:\n"

@@ -143,3 +143,16 @@ def test_missing_suite_is_skipped_or_fails_under_strict(tmp_path, monkeypatch, c
 def test_min_pass_rate_range():
     with pytest.raises(SystemExit):
         R.parse_args(["--min-pass-rate", "101"])
+
+
+def test_speconly_maps_keyed_by_data_check_values_not_keys():
+    tx = {"hash": "0x01", "blockHash": None, "nonce": "0x0"}
+    example = {"result": {"pending": {"0xAbC0000000000000000000000000000000000001": {"0": tx}}, "queued": {}}}
+    other_sender = {"result": {"pending": {"0x00000000000000000000000000000000000000Ff": {"7": {"hash": "0x02", "blockHash": None, "nonce": "0x7", "v": "0x1"}}}, "queued": {}}}
+    assert R.compare_response(example, other_sender, True) is None
+    assert R.compare_response(example, {"result": {"pending": {}, "queued": {}}}, True) is None
+    missing_hash = {"result": {"pending": {"0x00000000000000000000000000000000000000Ff": {"7": {"blockHash": None, "nonce": "0x7"}}}, "queued": {}}}
+    diff = R.compare_response(example, missing_hash, True)
+    assert diff.path == 'result.pending["0x00000000000000000000000000000000000000Ff"]["7"].hash'
+    # A record (named keys) still needs its members, and "queued" is a record member here.
+    assert R.compare_response(example, {"result": {"pending": {}}}, True).path == "result.queued"
