@@ -156,3 +156,65 @@ def test_speconly_maps_keyed_by_data_check_values_not_keys():
     assert diff.path == 'result.pending["0x00000000000000000000000000000000000000Ff"]["7"].hash'
     # A record (named keys) still needs its members, and "queued" is a record member here.
     assert R.compare_response(example, {"result": {"pending": {}}}, True).path == "result.queued"
+
+
+FAKE_NODE = r'''#!/usr/bin/env python3
+"""A stand-in for `carchain node`: answers every JSON-RPC request with result "0x1" and records its pid."""
+import http.server, json, os, sys
+open(os.environ["FAKE_NODE_PIDFILE"], "w").write(str(os.getpid()))
+assert sys.argv[1] == "node" and "--genesis" in sys.argv and "--import" in sys.argv and "--no-mining" in sys.argv
+class H(http.server.BaseHTTPRequestHandler):
+    def do_POST(self):
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        out = json.dumps({"jsonrpc": "2.0", "id": body.get("id"), "result": "0x1"}).encode()
+        self.send_response(200); self.send_header("Content-Length", str(len(out))); self.end_headers(); self.wfile.write(out)
+    def log_message(self, *a): pass
+server = http.server.HTTPServer(("127.0.0.1", 0), H)
+print(f"carchain node listening on http://127.0.0.1:{server.server_port}", flush=True)
+server.serve_forever()
+'''
+
+
+def test_end_to_end_against_a_stand_in_node_which_is_stopped(tmp_path, monkeypatch, capsys):
+    import os
+    import time
+    fake = tmp_path / "carchain"
+    fake.write_text(FAKE_NODE)
+    fake.chmod(0o755)
+    suite = tmp_path / "suite"
+    (suite / "m").mkdir(parents=True)
+    (suite / "genesis.json").write_text("{}")
+    (suite / "chain.rlp").write_bytes(b"")
+    (suite / "m" / "a-pass.io").write_text('>> {"jsonrpc":"2.0","id":1,"method":"m"}\n<< {"jsonrpc":"2.0","id":1,"result":"0x1"}\n')
+    (suite / "m" / "b-fail.io").write_text('>> {"jsonrpc":"2.0","id":1,"method":"m"}\n<< {"jsonrpc":"2.0","id":1,"result":"0x2"}\n')
+    pidfile = tmp_path / "pid"
+    monkeypatch.setenv("FAKE_NODE_PIDFILE", str(pidfile))
+    status = R.main(["--dir", str(suite), "--carchain", str(fake), "--json", "--timeout", "20"])
+    report = json.loads(capsys.readouterr().out)
+    assert status == 1
+    assert (report["passed"], report["failed"]) == (1, 1)
+    assert report["files"][1]["file"] == "m/b-fail.io" and 'expected "0x2", got "0x1"' in report["files"][1]["failure"]
+    assert R.main(["--dir", str(suite), "--carchain", str(fake), "--min-pass-rate", "50", "--timeout", "20"]) == 0
+    assert "rpc-compat: 1 passed, 1 failed (50.0%)" in capsys.readouterr().out
+    # The node is gone once the runner returns.
+    pid = int(pidfile.read_text())
+    for _ in range(50):
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.1)
+    else:
+        pytest.fail(f"the stand-in node {pid} still runs")
+
+
+def test_a_node_that_exits_is_a_clear_error(tmp_path, capsys):
+    fake = tmp_path / "carchain"
+    fake.write_text("#!/bin/sh\necho 'carchain: Unknown option --genesis' >&2\nexit 1\n")
+    fake.chmod(0o755)
+    suite = tmp_path / "suite"
+    (suite / "m").mkdir(parents=True)
+    (suite / "genesis.json").write_text("{}")
+    (suite / "m" / "a.io").write_text('>> {"id":1}\n<< {"id":1,"result":"0x1"}\n')
+    assert R.main(["--dir", str(suite), "--carchain", str(fake), "--timeout", "20"]) == 1
+    assert "exited with status 1: carchain: Unknown option --genesis" in capsys.readouterr().err
