@@ -163,6 +163,9 @@ import Testing
         #expect(try await h.errorCode("eth_getProof", "[\"\(Self.contract)\",[\"\(tooLong)\"],\"latest\"]") == -32602)
         #expect(try await h.errorCode("eth_getProof", "[\"\(Self.contract)\",[\"0xzz\"],\"latest\"]") == -32602)
         #expect(try await h.errorCode("eth_getProof", "[\"\(Self.contract)\",\"0x1\",\"latest\"]") == -32602)
+        #expect(try await h.errorCode("eth_getProof", "[\"\(Self.contract)\"]") == -32602)
+        let noKeys = try await h.result("eth_getProof", "[\"\(Self.contract)\",null]")
+        #expect(noKeys["storageProof"] == .array([]))
         #expect(try await h.errorCode("eth_getProof", "[\"\(Self.contract)\",[],\"0x99\"]") == -32000)
     }
 

@@ -27,7 +27,8 @@ extension RPCRequest {
     static let maxStorageSlots = 1024
 
     static func proofKeys(_ p: RPCParams, _ i: Int) throws(JSONRPCErrorObject) -> [ProofKey] {
-        guard case .array(let items) = try p.required(i) else {
+        guard let value = p.optional(i) else { return [] }  // null decodes as no keys, as in geth
+        guard case .array(let items) = value else {
             throw .invalidParams("invalid argument \(i): expected an array of storage keys")
         }
         guard items.count <= maxProofKeys else {
