@@ -44,6 +44,9 @@ struct GasReportPlan {
             try await printComparison()
             return
         }
+        // The snapshots are read before anything runs: a missing or malformed one fails at once.
+        let diffBaseline = try command.diff.map { try Self.readSnapshot($0, option: "--diff") }
+        let checkBaseline = try command.check.map { try Self.readSnapshot($0, option: "--check") }
         var reports: [(fork: Hardfork?, report: GasReport)] = []
         var source = GasReportDocument.Source.inProcess
         var firstRun: ScenarioRun?
@@ -70,8 +73,8 @@ struct GasReportPlan {
         let snapshot = GasSnapshot(reports: reports)
         try writeFiles(reports: reports, snapshot: snapshot, source: source)
 
-        if command.check != nil || command.diff != nil {
-            try printChanges(snapshot)
+        if checkBaseline != nil || diffBaseline != nil {
+            try printChanges(snapshot, diffBaseline: diffBaseline, checkBaseline: checkBaseline)
             return
         }
         let named = reports.compactMap { entry in entry.fork.map { (fork: $0, report: entry.report) } }
@@ -120,13 +123,11 @@ struct GasReportPlan {
     }
 
     /// --check and --diff: the changes against the snapshot file(s); a failed check ends in one line and exit 1.
-    func printChanges(_ snapshot: GasSnapshot) throws {
-        if let path = command.diff {
-            let baseline = try Self.readSnapshot(path, option: "--diff")
+    func printChanges(_ snapshot: GasSnapshot, diffBaseline: GasSnapshot?, checkBaseline: GasSnapshot?) throws {
+        if let path = command.diff, let baseline = diffBaseline {
             print(GasSnapshotDiff(changes: snapshot.changes(from: baseline), source: path).render(command.format))
         }
-        guard let path = command.check else { return }
-        let baseline = try Self.readSnapshot(path, option: "--check")
+        guard let path = command.check, let baseline = checkBaseline else { return }
         let tolerance = command.tolerance ?? 0
         let regressions = snapshot.regressions(from: baseline, tolerance: tolerance)
         if command.diff == nil {
