@@ -107,18 +107,6 @@ public struct GasChart: Sendable {
         return value
     }
 
-    /// Text escaped for XML.
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for c in text {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            default: out.append(c)
-            }
-        }
-        return out
-    }
+    /// Text escaped for XML (the fleet map's SVG escaping).
+    static func escape(_ text: String) -> String { FleetMap.escape(text) }
 }

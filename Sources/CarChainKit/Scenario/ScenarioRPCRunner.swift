@@ -60,24 +60,8 @@ public enum ScenarioRPCRunner {
                 function: function, gasUsed: outcome.gasUsed, succeeded: outcome.succeeded, encoded: bytes.map(TransactionBytes.init))
         }
         let deploymentObservation = await observe(GasSnapshot.deploymentName, deployment)
-        var results: [ScenarioStepResult] = []
-        var observations: [GasObservation] = []
-        for (i, step) in scenario.steps.enumerated() {
-            guard let key = keys[step.from] else {
-                throw ScenarioError.invalid(source: scenario.name, path: "steps[\(i)].from", message: "\(step.from) is not an account")
-            }
-            let transaction = try await contract.execute(step.operation, from: key.address)
-            let result = ScenarioStepResult(
-                number: i + 1, label: step.label ?? step.operation.description, operation: step.operation, from: step.from,
-                transaction: transaction)
-            if checkExpectations, let expected = step.expect, !ScenarioRunner.matches(expected, result, flavour: artifact.flavour) {
-                throw ScenarioError.expectationFailed(
-                    scenario: scenario.name, step: i + 1, operation: step.operation.description, from: step.from,
-                    expected: expected.description, got: result.outcomeDescription)
-            }
-            results.append(result)
-            observations.append(await observe(step.operation.functionName, transaction.outcome))
-        }
+        let (results, observations) = try await ScenarioRunner.runSteps(
+            scenario, keys: keys, contract: contract, flavour: artifact.flavour, checkExpectations: checkExpectations, observe: observe)
         let run = ScenarioRun(
             scenario: scenario.name, contract: label ?? artifact.flavour.description, flavour: artifact.flavour, hardfork: nil,
             deployment: deployment, creationSize: artifact.bytecode.count, runtimeSize: runtimeSize, steps: results, stateRoot: nil,

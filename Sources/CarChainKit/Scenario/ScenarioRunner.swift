@@ -98,10 +98,28 @@ public enum ScenarioRunner {
         let runtimeSize = try await chain.code(contract.address).count
         let observer = ChainGasObserver(chain: chain, fork: hardfork, trace: traceGas)
         let deploymentObservation = try await observer.observe(
-            "(deployment)", deployment, depositedCodeSize: runtimeSize, capped: limits.deploymentCapped)
-        var observations: [GasObservation] = []
+            GasSnapshot.deploymentName, deployment, depositedCodeSize: runtimeSize, capped: limits.deploymentCapped)
+        let (results, observations) = try await runSteps(
+            scenario, keys: keys, contract: contract, flavour: artifact.flavour, checkExpectations: checkExpectations
+        ) { function, outcome in
+            try await observer.observe(function, outcome, depositedCodeSize: 0, capped: limits.callCapped)
+        }
+        let stateRoot = await chain.latestHeader().stateRoot
+        await chain.close()
+        return ScenarioRun(
+            scenario: scenario.name, contract: label ?? artifact.flavour.description, flavour: artifact.flavour,
+            hardfork: hardfork, deployment: deployment, creationSize: artifact.bytecode.count, runtimeSize: runtimeSize, steps: results,
+            stateRoot: stateRoot, deploymentObservation: deploymentObservation, observations: observations)
+    }
 
+    /// Sends every step from its account, checks it against its `"expect"` when asked, and observes its gas;
+    /// shared by the in-process run and the replay against a node.
+    static func runSteps(
+        _ scenario: Scenario, keys: [String: PrivateKey], contract: CarChainContract, flavour: CarChainFlavour, checkExpectations: Bool,
+        observe: (String, CarChain.TransactionOutcome) async throws -> GasObservation
+    ) async throws -> ([ScenarioStepResult], [GasObservation]) {
         var results: [ScenarioStepResult] = []
+        var observations: [GasObservation] = []
         for (i, step) in scenario.steps.enumerated() {
             guard let key = keys[step.from] else {
                 throw ScenarioError.invalid(source: scenario.name, path: "steps[\(i)].from", message: "\(step.from) is not an account")
@@ -110,21 +128,15 @@ public enum ScenarioRunner {
             let result = ScenarioStepResult(
                 number: i + 1, label: step.label ?? step.operation.description, operation: step.operation, from: step.from,
                 transaction: transaction)
-            if checkExpectations, let expected = step.expect, !matches(expected, result, flavour: artifact.flavour) {
+            if checkExpectations, let expected = step.expect, !matches(expected, result, flavour: flavour) {
                 throw ScenarioError.expectationFailed(
                     scenario: scenario.name, step: i + 1, operation: step.operation.description, from: step.from,
                     expected: expected.description, got: result.outcomeDescription)
             }
             results.append(result)
-            observations.append(
-                try await observer.observe(step.operation.functionName, transaction.outcome, depositedCodeSize: 0, capped: limits.callCapped))
+            observations.append(try await observe(step.operation.functionName, transaction.outcome))
         }
-        let stateRoot = await chain.latestHeader().stateRoot
-        await chain.close()
-        return ScenarioRun(
-            scenario: scenario.name, contract: label ?? artifact.flavour.description, flavour: artifact.flavour,
-            hardfork: hardfork, deployment: deployment, creationSize: artifact.bytecode.count, runtimeSize: runtimeSize, steps: results,
-            stateRoot: stateRoot, deploymentObservation: deploymentObservation, observations: observations)
+        return (results, observations)
     }
 
     /// Each scenario account's key: `dev:N` from the test mnemonic, or the key given.
