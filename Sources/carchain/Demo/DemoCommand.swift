@@ -155,7 +155,7 @@ struct DemoCommand: AsyncParsableCommand {
         step(9, "Gas used by every transaction of this demo\(rules)")
         let size = try await chain.client.code(at: contract.address).count
         let pricing = GasPricing(gasPrice: try await chain.client.gasPrice())
-        for line in gas.report(deploymentSize: size).render(.table, pricing: pricing).split(separator: "\n", omittingEmptySubsequences: false) {
+        for line in gas.report(deploymentSize: gas.deploymentGas == nil ? nil : CarChainArtifact.project.bytecode.count, runtimeSize: size).render(.table, pricing: pricing).split(separator: "\n", omittingEmptySubsequences: false) {
             say(String(line))
         }
         if !gas.transfers.isEmpty {
