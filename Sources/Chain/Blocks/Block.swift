@@ -71,6 +71,20 @@ public enum BlockID: Sendable, Hashable {
     case hash(Bytes32)
 }
 
+/// A transaction the pool accepted, with its recovered sender.
+public struct PendingTransaction: Sendable, Hashable {
+    /// The transaction.
+    public var transaction: SignedTransaction
+    /// Its sender.
+    public var sender: Address
+
+    /// Creates one.
+    public init(transaction: SignedTransaction, sender: Address) {
+        self.transaction = transaction
+        self.sender = sender
+    }
+}
+
 /// Where a transaction is: its sender and, once mined, its block and index.
 public struct TransactionLocation: Sendable, Hashable {
     /// The recovered sender.

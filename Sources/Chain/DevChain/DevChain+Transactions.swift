@@ -195,6 +195,10 @@ extension DevChain {
             throw .poolFull(limit: config.maxPendingTransactions)
         }
         pool.add(signed, sender: sender)
+        if !pendingSubscribers.isEmpty {
+            let pending = PendingTransaction(transaction: signed, sender: sender)
+            for continuation in pendingSubscribers.values { continuation.yield(pending) }
+        }
         if automine {
             let rejected = try mineReady()
             if let error = rejected[hash] { throw .rejected(error.description) }

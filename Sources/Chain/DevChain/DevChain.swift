@@ -55,6 +55,7 @@ public actor DevChain {
     var snapshots: [UInt64: Snapshot] = [:]
     var nextSnapshotID: UInt64 = 1
     var headSubscribers: [UInt64: AsyncStream<Block>.Continuation] = [:]
+    var pendingSubscribers: [UInt64: AsyncStream<PendingTransaction>.Continuation] = [:]
     var nextSubscriberID: UInt64 = 0
     let buffers = ExecutionBuffers()
     let devKeys: [Address: PrivateKey]
@@ -207,6 +208,8 @@ public actor DevChain {
         lock = nil
         for continuation in headSubscribers.values { continuation.finish() }
         headSubscribers = [:]
+        for continuation in pendingSubscribers.values { continuation.finish() }
+        pendingSubscribers = [:]
     }
 
     /// The fork whose rules apply to a block with `number` and `timestamp`.

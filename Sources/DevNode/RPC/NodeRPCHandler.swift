@@ -83,7 +83,10 @@ public final class NodeRPCHandler: Sendable {
     /// requests are not run and get -32003 "response too large"; once it has run for ``Limits/batchTimeout``
     /// they get -32002 "request timed out" (a batch of 1000 looping calls would otherwise hold the chain for
     /// 1000 call timeouts).
-    public func handle(_ body: [UInt8]) async -> [UInt8] {
+    ///
+    /// `subscriptions` is the connection's subscription state on a WebSocket (`eth_subscribe`, `eth_unsubscribe`);
+    /// over HTTP there is none, and those methods answer -32001 "notifications not supported", as geth does.
+    public func handle(_ body: [UInt8], subscriptions: SubscriptionSession? = nil) async -> [UInt8] {
         guard body.count <= limits.maxBodyBytes else {
             return Self.bytes(Self.errorResponse(
                 id: .null, .invalidRequest("body of \(body.count) bytes is larger than \(limits.maxBodyBytes) bytes")))
@@ -93,7 +96,7 @@ public final class NodeRPCHandler: Sendable {
             return Self.bytes(Self.errorResponse(id: .null, .parseError(error.description)))
         }
         guard case .array(let requests) = document else {
-            return await respond(document).map(Self.bytes) ?? []
+            return await respond(document, subscriptions: subscriptions).map(Self.bytes) ?? []
         }
         guard !requests.isEmpty else { return Self.bytes(Self.errorResponse(id: .null, .invalidRequest("empty batch"))) }
         guard requests.count <= limits.maxBatchLength else {
@@ -110,7 +113,7 @@ public final class NodeRPCHandler: Sendable {
             } else if ContinuousClock.now - started > limits.batchTimeout {
                 answer = Self.unrun(request, JSONRPCErrorObject(code: -32002, message: "request timed out"))
             } else {
-                answer = await respond(request)
+                answer = await respond(request, subscriptions: subscriptions)
             }
             guard let answer else { continue }
             if answered > 0 { out.append(UInt8(ascii: ",")) }
@@ -138,7 +141,7 @@ public final class NodeRPCHandler: Sendable {
     }
 
     /// The answer object for one request object; nil for a well-formed notification (no `id` member).
-    func respond(_ request: JSONValue) async -> JSONValue? {
+    func respond(_ request: JSONValue, subscriptions: SubscriptionSession? = nil) async -> JSONValue? {
         guard case .object(let members) = request else {
             return Self.errorResponse(id: .null, .invalidRequest("a request must be a JSON object"))
         }
@@ -169,8 +172,15 @@ public final class NodeRPCHandler: Sendable {
             return Self.errorResponse(id: id, .invalidRequest("method must be a string"))
         }
         do throws(JSONRPCErrorObject) {
-            let decoded = try RPCRequest.decode(method: name, params: params)
-            let result = try await execute(decoded)
+            let result: JSONValue
+            if name == "eth_subscribe" || name == "eth_unsubscribe" {
+                guard let subscriptions else {
+                    throw JSONRPCErrorObject(code: -32001, message: "notifications not supported")
+                }
+                result = try await subscriptions.call(name, params: params)
+            } else {
+                result = try await execute(try RPCRequest.decode(method: name, params: params))
+            }
             if isNotification { return nil }
             return .object([("jsonrpc", .string("2.0")), ("id", id), ("result", result)])
         } catch {

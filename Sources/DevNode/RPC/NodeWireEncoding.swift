@@ -120,6 +120,14 @@ enum NodeWire {
         return .object(members)
     }
 
+    /// A block's header as `eth_subscribe("newHeads")` sends it (geth's header JSON): the block object without
+    /// its body members (transactions, uncles, withdrawals) and size.
+    static func header(_ block: Block) -> JSONValue {
+        guard case .object(let members) = NodeWire.block(block, full: false) else { return .null }
+        let body: Set<String> = ["transactions", "uncles", "withdrawals", "size"]
+        return .object(members.filter { !body.contains($0.key) })
+    }
+
     /// A withdrawal (EIP-4895): index, validator index and amount (gwei) as quantities.
     static func withdrawal(_ w: Withdrawal) -> JSONValue {
         .object([
