@@ -82,6 +82,50 @@ import TestSupport
         #expect(rest.imported == 50 && rest.headNumber == 54)
     }
 
+    @Test func aBlockFailingMidExecutionLeavesTheStateAsItWas() async throws {
+        guard let (genesisBytes, chainBytes) = Self.files() else { return }
+        let parts = try BlockFile.split(chainBytes)
+        // Block 2 (59 transactions) with its first transaction repeated after the first two: transactions 0 and 1
+        // run, the repeat fails on its nonce. The header's transactions root is the altered list's, so execution
+        // is reached.
+        let original = try DecodedBlock(encoded: Array(parts[1]))
+        var transactions = original.transactions
+        transactions.insert(transactions[0], at: 2)
+        var altered = DecodedBlock(header: original.header, transactions: transactions, ommers: original.ommers, withdrawals: nil)
+        altered.header.transactionsRoot = altered.transactionsRoot
+        let bytes = Block(header: altered.header, transactions: transactions, senders: [], ommers: altered.ommers).encoded
+        let chain = try await Self.chain(genesisBytes)
+        try await chain.importBlocks(rlp: Array(parts[0]))
+        let probe = Address(uint32: 0x7435)
+        let before = try await chain.balance(probe, at: .latest)
+        do {
+            try await chain.importBlocks(rlp: bytes)
+            Issue.record("the altered block was accepted")
+        } catch {
+            #expect(error.description.hasPrefix("invalid block 2: transaction 2"), "\(error)")
+        }
+        #expect(await chain.blockNumber() == 1)
+        #expect(try await chain.balance(probe, at: .latest) == before)
+        // The rest of the real chain imports on the restored state: every later state root matches.
+        let rest = try await chain.importBlocks(rlp: Array(parts[1...].joined()))
+        #expect(rest.imported == 53 && rest.headNumber == 54)
+    }
+
+    @Test func pendingDevChangesStopAnImportWithoutLosingThem() async throws {
+        guard let (genesisBytes, chainBytes) = Self.files() else { return }
+        let chain = try await Self.chain(genesisBytes)
+        let rich = Address(uint32: 0xabcd)
+        await chain.setBalance(rich, UInt256(1234 as UInt64))
+        do {
+            try await chain.importBlocks(rlp: chainBytes)
+            Issue.record("imported on top of unmined dev changes")
+        } catch {
+            #expect(error.description.contains("mine them first"), "\(error)")
+        }
+        #expect(try await chain.balance(rich, at: .latest) == UInt256(1234 as UInt64))
+        #expect(await chain.blockNumber() == 0)
+    }
+
     @Test func aChainFromAGenesisFileReopensFromItsDirectory() async throws {
         guard let (genesisBytes, chainBytes) = Self.files() else { return }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("import-reopen-\(UUID().uuidString)")

@@ -113,11 +113,13 @@ extension DevChain {
         let processor = BlockProcessor(
             chainID: chainId, depositContract: schedule.depositContract, initialBaseFee: config.initialBaseFee,
             blobSchedules: schedule.blobSchedules)
-        // Pending dev-control changes would otherwise land in the imported block's state.
-        _ = working.takeChanges()
-        let saved = working
+        // Dev-control changes not yet in a block (anvil_setBalance, …) are not part of anyone's block: importing on
+        // top of them could only fail, and rolling back would lose them.
+        guard working.changes.isEmpty else {
+            throw invalid("the chain has changes not yet in a block (from dev methods such as anvil_setBalance): mine them first")
+        }
         working.blockHashes = blockHashFunction(upTo: head.number)
-        var diff = StateDiff()
+        var diff: StateDiff?
         var newCommitted = committed
         var writes = CommittedState.Writes()
         let processed: ProcessedBlock
@@ -129,7 +131,7 @@ extension DevChain {
                 return newCommitted.stateRoot
             }
         } catch {
-            working = saved
+            rollBack(diff, fork: fork)
             throw invalid(error.description)
         }
 
@@ -155,15 +157,28 @@ extension DevChain {
             try store.commit(
                 ChainStore.BlockWrite(
                     header: header, hash: added.hash, transactions: block.transactions, senders: processed.senders,
-                    receipts: stored, logs: logs, diff: diff, state: writes, ommers: block.ommers,
+                    receipts: stored, logs: logs, diff: diff ?? StateDiff(), state: writes, ommers: block.ommers,
                     withdrawals: block.withdrawals ?? []))
         } catch {
-            working = saved
+            rollBack(diff, fork: fork)
             throw error
         }
-        adopt(added, committed: newCommitted, diff: diff, receipts: stored, logs: logs)
+        adopt(added, committed: newCommitted, diff: diff ?? StateDiff(), receipts: stored, logs: logs)
         pool.dropStale { working.nonce(of: $0) }
         return true
+    }
+
+    /// Puts the working state back to the head's after a block failed part way (no copy of the state is kept per
+    /// block: a copy would duplicate every storage map a block writes, such as the system contracts' rings). An
+    /// unfinished transaction is undone from the journal; what finished transactions changed is undone with the
+    /// reverse diff against the committed head (`taken`, when the state-root step already took the changes).
+    private func rollBack(_ taken: StateDiff?, fork: Hardfork) {
+        working.revert(to: 0)
+        working.finalize(rules: ForkRules(fork))
+        _ = working.takeLogs()
+        let remaining = working.takeChanges()
+        let reverse = taken ?? committed.reverseDiff(for: remaining)
+        reverse.revert(&working.state, code: committed.code)
     }
 
     /// The ommer rules that need the chain (geth's `VerifyUncles`): each ommer's parent is one of the block's
