@@ -20,6 +20,12 @@ public protocol Tracer {
 
     /// Called when a message finishes at the top level.
     mutating func didFinish(result: ExecutionResult, gasUsed: Int64)
+
+    // Frame and value hooks (defaults below do nothing): see the extension.
+    mutating func enterFrame()
+    mutating func exitFrame(reverted: Bool)
+    mutating func didTransfer(from sender: Address, to recipient: Address, value: UInt256)
+    mutating func didEmitLog(_ log: Log)
 }
 
 /// Frame and value hooks, for tracers that follow calls rather than instructions (eth_simulateV1's transfer
