@@ -130,7 +130,7 @@ struct Simulator {
             let prepared = try prepare(call, header: header, remainingGas: header.gasLimit - gasUsed)
             let tx = prepared.transaction
             tracer.reset()
-            let outcome: TransactionOutcome
+            var outcome: TransactionOutcome
             do {
                 outcome = try TransactionExecutor.execute(
                     ExecutableTransaction(tx, sender: prepared.sender), in: &state, block: env, fork: fork,
@@ -142,6 +142,8 @@ struct Simulator {
             }
             if outcome.status == .aborted { throw .chain(.executionTimeout(timeout ?? .zero)) }
             if let reason = outcome.unsupportedReason { throw .chain(.executionFailed("unsupported by this EVM: \(reason)")) }
+            // A creation returns the code it deployed (read before a self-destruct in the constructor removes it).
+            if outcome.isSuccess, let created = outcome.createdAddress { outcome.output = state.code(at: created) }
             state.finalize(rules: rules)
             gasUsed += outcome.gasUsed
             blobGasUsed += tx.blobGas
