@@ -122,6 +122,8 @@ import Testing
         #expect(try await node.errorCode("eth_simulateV1", time) == -38021)
         let many = "[{\"blockStateCalls\":[" + Array(repeating: "{}", count: 257).joined(separator: ",") + "]},\"latest\"]"
         #expect(try await node.errorCode("eth_simulateV1", many) == -38026)
+        let far = "[{\"blockStateCalls\":[{\"blockOverrides\":{\"number\":\"0x10000000000000000\"}}]},\"latest\"]"
+        #expect(try await node.errorCode("eth_simulateV1", far) == -38026)
         let poor = Self.params("\"calls\":[{\"from\":\"\(Self.sender)\",\"to\":\"\(Self.recipient)\",\"value\":\"0x1\"}]")
         #expect(try await node.errorCode("eth_simulateV1", poor) == -38014)
         let unknown = try await node.answer("eth_simulateV1", Self.params(Self.transfer, at: "\"0x99\""))

@@ -82,7 +82,7 @@ struct Simulator {
         _ request: SimulatedBlockRequest, parent: BlockHeader, parentHash: Bytes32
     ) throws(SimulationError) -> SimulatedBlock {
         let o = request.overrides
-        let number = o.number ?? parent.number + 1  // set by SimulationPlan
+        let number = o.number ?? parent.number &+ 1  // set by SimulationPlan
         let timestamp = o.time ?? parent.timestamp
         let fork = chain.fork(number, timestamp)
         let rules = ForkRules(fork)

@@ -49,7 +49,8 @@ enum SimulateRequestWire {
     private static func blockOverrides(_ value: JSONValue, path: String) throws(WireError) -> BlockOverrides {
         let o = try value.wireObject(path)
         var overrides = BlockOverrides()
-        overrides.number = try o.optionalUInt64("number")
+        // geth reads the number as a big integer: one past 64 bits is "too many blocks" ahead, as UInt64.max is.
+        overrides.number = try o.optionalUInt256("number").map { $0.uint64 ?? UInt64.max }
         overrides.time = try o.optionalUInt64("time")
         overrides.gasLimit = try o.optionalUInt64("gasLimit")
         overrides.feeRecipient = try o.optionalAddress("feeRecipient")
