@@ -39,6 +39,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         // HTTP server for the dev node and the auth service; RS256 ID tokens; logging.
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        // WebSocket on the dev node's port (eth_subscribe): Hummingbird's own upgrade and frame handling.
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     ],
@@ -113,6 +115,7 @@ let package = Package(
             dependencies: [
                 "Chain", "EthereumWire", "AuthEmulator", "EthereumPrimitives", "EthereumCrypto", "EthereumTransactions", "EVM",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

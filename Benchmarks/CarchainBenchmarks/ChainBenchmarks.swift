@@ -50,6 +50,26 @@ func registerChainBenchmarks() {
         }
     }
 
+    // `carchain chain import` of a dev chain's export: 10,001 automined blocks of CarChain traffic (deployment,
+    // 2,500 cars, users and credits, 2,500 rentals), each block executed and every root checked, into SQLite.
+    Benchmark("chain import 10,001 CarChain blocks (SQLite)", configuration: config) { benchmark async in
+        guard let scenario = try? ChainBenchmarkSupport.carChainScenario(count: 2_500),
+            let source = try? await DevChain(config: .deterministic())
+        else { return }
+        for raw in scenario.setUp + scenario.rentals { _ = try? await source.sendRawTransaction(raw) }
+        let head = await source.blockNumber()
+        guard let blocks = try? await source.exportBlocks(from: 1, to: head), blocks.count == 10_001 else { return }
+        let bytes = Array(blocks.joined())
+        let directory = ChainBenchmarkSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        guard let chain = try? await DevChain(config: .deterministic(), storage: .directory(directory)) else { return }
+        benchmark.startMeasurement()
+        let summary = try? await chain.importBlocks(rlp: bytes)
+        benchmark.stopMeasurement()
+        precondition(summary?.imported == 10_001, "the import stopped: \(String(describing: summary))")
+        await chain.close()
+    }
+
     Benchmark("chain eth_call getUserCredit", configuration: .init(metrics: [.wallClock, .throughput], maxDuration: .seconds(2))) {
         benchmark async in
         guard let scenario = try? ChainBenchmarkSupport.carChainScenario(count: 10),

@@ -24,7 +24,7 @@ struct Carchain: AsyncParsableCommand {
             UtilCommand.self, TxCommand.self, WalletCommand.self, SignMessageCommand.self, VerifyMessageCommand.self,
             ABICommand.self, EVMCommand.self,
             DeployCommand.self, UserCommand.self, CarCommand.self, CreditCommand.self, RentCommand.self,
-            ReturnCommand.self, ProfileCommand.self, StatsCommand.self, NodeCommand.self,
+            ReturnCommand.self, ProfileCommand.self, StatsCommand.self, NodeCommand.self, ChainCommand.self,
             GasReportCommand.self, SimulateCommand.self,
             SignupCommand.self, LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, AccountCommand.self, CarsCommand.self, MapCommand.self,
             DemoCommand.self,

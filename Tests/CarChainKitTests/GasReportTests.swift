@@ -92,7 +92,7 @@ import Testing
         #expect(lines[0].hasPrefix("| project contract |"))
         #expect(lines[1] == "|---|---:|---:|---:|---:|---:|---:|")
         #expect(lines.contains("| addCredit | 29838 | 29838 | 29838 | 29839 | 3 | 0.000029838 |"))
-        #expect(lines.contains("| Deployment Cost | Deployment Size |  |  |  |  | Fee (ETH) |"))
+        #expect(lines.contains("| Deployment Cost | Deployment Size | Runtime Size |  |  |  | Fee (ETH) |"))
         #expect(!text.contains("│"))
     }
 

@@ -37,7 +37,10 @@ import Testing
 
         let (found, location) = try #require(try await chain.transaction(hash: hash))
         #expect(found == tx)
-        #expect(location == TransactionLocation(sender: F.address0, blockHash: block.hash, blockNumber: 1, index: 0))
+        #expect(
+            location
+                == TransactionLocation(
+                    sender: F.address0, blockHash: block.hash, blockNumber: 1, index: 0, blockTimestamp: block.header.timestamp))
 
         let paid = UInt256(21_000) * receipt.effectiveGasPrice + F.oneEther
         #expect(try await chain.balance(F.address0) == DevAccounts.defaultBalance - paid)

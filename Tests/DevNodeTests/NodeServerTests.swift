@@ -130,6 +130,31 @@ import TestSupport
         #expect(checks.count >= 30)
     }
 
+    /// web3.py's AsyncWeb3 over WebSocket, and a raw `websockets` client (tools/xcheck/web3_ws.py): eth_subscribe
+    /// newHeads, logs (filtered), newPendingTransactions (hashes and full), syncing, eth_unsubscribe, the HTTP
+    /// answer, and a subscriber that stops reading while 20,000 blocks are mined closed with 1008 and a reason.
+    @Test func web3PySubscribesOverWebSocket() throws {
+        guard let python = PythonVenv.python(for: "web3.py over WebSocket against carchain node") else { return }
+        guard let node = try NodeProcess.start(["--ephemeral"]) else { return }
+        defer { node.stop() }
+        let script = TestPaths.packageRoot.appendingPathComponent("tools/xcheck/web3_ws.py")
+        let input = try JSONSerialization.data(withJSONObject: ["url": node.url])
+        let output = try ProcessRunner.run(python, [script.path], stdin: input)
+        #expect(output.status == 0, "web3_ws.py failed: \(output.stderr)")
+        let result = try JSONValue(parsing: output.stdout)
+        let checks = try #require(result["checks"]?.arrayValue)
+        var passed = 0
+        for check in checks {
+            if check["ok"] == .bool(true) {
+                passed += 1
+            } else {
+                Issue.record("web3.py WebSocket check failed: \(check["name"]?.stringValue ?? "?"): \(check["detail"]?.stringValue ?? "")")
+            }
+        }
+        print("Web3WebSocketTests: \(passed) passed, \(checks.count - passed) failed, 0 skipped")
+        #expect(checks.count >= 17)
+    }
+
     @Test func killDuringBurstKeepsAcknowledgedTransactions() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("carchain-kill-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -7,15 +7,17 @@ import Testing
 /// `debug_traceTransaction`'s struct-logger options, checked against geth's documentation of the struct
 /// logger (debug namespace, "structLogger" / TraceConfig): stack and storage recorded by default, memory
 /// (`enableMemory`) and return data (`enableReturnData`) only on request, `disableStack`, `disableStorage`,
-/// `limit` (steps recorded at most), memory as 32-byte words and storage slots as 64 hex digits without
-/// `0x`; plus the node's own size limit.
+/// `limit` (steps recorded at most), memory as 32-byte words and storage slots as 0x and 64 hex digits
+/// (as geth writes them today); plus the node's own size limit.
 @Suite struct TraceOptionTests {
     /// SSTORE 42 at slot 1; SLOAD slot 1; MSTORE it at 0; STATICCALL the identity precompile on those 32
     /// bytes (its return data, 42, is the frame's return data afterwards); POP; RETURN memory[0..32].
     static let code = "0x602a600155" + "600154" + "600052" + "60006000602060006004" + "5afa" + "50" + "60206000f3"
     static let contract = "0x00000000000000000000000000000000000200aa"
-    static let word42 = String(repeating: "0", count: 62) + "2a"
-    static let slot1 = String(repeating: "0", count: 63) + "1"
+    /// A 32-byte word as geth's struct logger writes memory words, storage slots and the return value (0x and 64
+    /// hex digits; execution-apis' rpc-compat traces show the format).
+    static let word42 = "0x" + String(repeating: "0", count: 62) + "2a"
+    static let slot1 = "0x" + String(repeating: "0", count: 63) + "1"
 
     static func traced(_ limits: NodeRPCHandler.Limits = .init()) async throws -> (HandlerHarness, String) {
         let h = try await HandlerHarness.make(limits: limits)
@@ -66,7 +68,7 @@ import Testing
         // Return data shows after the STATICCALL returned 42, as 0x data.
         let call = try #require(logs.firstIndex { $0["op"] == .string("STATICCALL") })
         #expect(logs[call]["returnData"] == nil)
-        #expect(logs[call + 1]["returnData"] == .string("0x" + Self.word42))
+        #expect(logs[call + 1]["returnData"] == .string(Self.word42))
     }
 
     @Test func limitRecordsTheFirstSteps() async throws {

@@ -19,9 +19,13 @@ public enum AccountFlow {
 
     /// Signs `email` up, stores `key` encrypted with `password`, logs in and puts the user on chain (funded on
     /// a development chain, then registered from their own account).
+    ///
+    /// The key's keystore is encrypted with `walletPassphrase`, asked separately from the auth `password` so that a
+    /// leaked login password does not unlock the key (the CLI's `--same-password` passes the same text).
     public static func signup(
-        email: String, password: String, key: PrivateKey, paths: AppPaths, auth: AuthConfiguration, chain: ChainSession,
-        settings: SendSettings, fund: UInt256, kdf: Keystore.KDF = .standardScrypt
+        email: String, password: String, walletPassphrase: String, key: PrivateKey, paths: AppPaths,
+        auth: AuthConfiguration, chain: ChainSession, settings: SendSettings, fund: UInt256,
+        kdf: Keystore.KDF = .standardScrypt
     ) async throws -> Outcome {
         let address = key.address
         // An imported key may already have a keystore here: it must open with this password, or the user
@@ -29,9 +33,10 @@ public enum AccountFlow {
         let existing = try paths.keystores.file(for: address)
         if let existing {
             do {
-                _ = try KeystoreDirectory.load(existing).decrypt(password: password)
+                _ = try KeystoreDirectory.load(existing).decrypt(password: walletPassphrase)
             } catch {
-                throw AppError.failed("a keystore for \(address.checksummed) already exists (\(existing.path)) and does not open with this password")
+                throw AppError.failed(
+                    "a keystore for \(address.checksummed) already exists (\(existing.path)) and does not open with this wallet passphrase")
             }
         }
         let client = try await auth.client(paths: paths)
@@ -40,13 +45,14 @@ public enum AccountFlow {
         if let existing {
             file = existing
         } else {
-            file = try paths.keystores.store(try Keystore.encrypt(key, password: password, kdf: kdf))
+            file = try paths.keystores.store(try Keystore.encrypt(key, password: walletPassphrase, kdf: kdf))
         }
         try paths.accounts.record(uid: session.uid, email: session.email, address: address)
         try paths.sessions.write(session)
         var lines = [
             "signed up \(session.email): uid \(session.uid) (auth: \(client.backend))",
-            "account \(address.checksummed): keystore \(file.path) (mode 0600, encrypted with your password)",
+            "account \(address.checksummed): keystore \(file.path) (mode 0600, encrypted with your "
+                + (walletPassphrase == password ? "password)" : "wallet passphrase)"),
         ]
         var json: [(String, JSONValue)] = [
             ("email", .string(session.email)), ("uid", .string(session.uid)), ("address", .string(address.checksummed)),

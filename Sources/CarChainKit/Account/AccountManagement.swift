@@ -5,8 +5,9 @@ import Foundation
 
 /// What users do to their account after signing up (`carchain account …`, and the web app's settings): change
 /// the password, reset a forgotten one with an emailed code, verify the email, delete the account. The account's
-/// Ethereum key is encrypted with the auth password (see ``AccountFlow/signup(email:password:key:paths:auth:chain:settings:fund:kdf:)``),
-/// so a password change re-encrypts the keystore too, and a reset — which cannot open the old keystore — says so.
+/// Ethereum key is encrypted with its own wallet passphrase (see
+/// ``AccountFlow/signup(email:password:walletPassphrase:key:paths:auth:chain:settings:fund:kdf:)``), which these flows
+/// leave alone; a key encrypted with the login password (`--same-password`) follows a password change.
 extension AccountFlow {
     /// What an account step did: lines for people and members for a JSON answer.
     public struct Report: Sendable {
@@ -20,8 +21,8 @@ extension AccountFlow {
     }
 
     /// Changes the logged-in user's password. The current password is checked by signing in again (Firebase asks
-    /// for a recent sign-in before a password change) and must also open the account's keystore on this machine;
-    /// the keystore is re-encrypted with the new password (same KDF), and the new session — Firebase revokes the
+    /// for a recent sign-in before a password change); a keystore on this machine that opens with it is
+    /// re-encrypted with the new password (same KDF), and the new session — Firebase revokes the
     /// others — is saved. Nothing changes when the current password is wrong.
     public static func changePassword(
         paths: AppPaths, auth: AuthConfiguration, currentPassword: String, newPassword: String
@@ -31,19 +32,19 @@ extension AccountFlow {
         }
         let client = try await auth.client(paths: paths, savedURL: saved.savedServiceURL)
         let fresh = try await client.signIn(email: saved.email, password: currentPassword)
-        // The keystore: opened with the current password and re-encrypted before the service changes anything, so
-        // a keystore that does not open stops the change, and the slow KDF runs before the point of no return.
+        // The keystore: a key encrypted with the login password (`signup --same-password`, or made before wallet
+        // passphrases were separate) is re-encrypted with the new one, before the service changes anything, so the
+        // slow KDF runs before the point of no return. A key with its own wallet passphrase is left as it is.
         var rekeyed: (file: URL, json: String)?
+        var ownPassphrase: URL?
         if let address = try paths.accounts.address(uid: fresh.uid), let file = try paths.keystores.file(for: address) {
             let keystore = try KeystoreDirectory.load(file)
-            let key: PrivateKey
             do {
-                key = try keystore.decrypt(password: currentPassword)
+                let key = try keystore.decrypt(password: currentPassword)
+                rekeyed = (file, try Keystore.encrypt(key, password: newPassword, kdf: keystore.kdf).json)
             } catch KeystoreError.wrongPassword {
-                throw AppError.failed(
-                    "the account key \(file.path) does not open with the current password; nothing was changed")
+                ownPassphrase = file
             }
-            rekeyed = (file, try Keystore.encrypt(key, password: newPassword, kdf: keystore.kdf).json)
         }
         let session = try await client.changePassword(fresh, to: newPassword)
         try paths.sessions.write(session)
@@ -58,6 +59,9 @@ extension AccountFlow {
             }
             lines.append("account key \(rekeyed.file.path) re-encrypted with the new password")
             json.append(("keystore", .string(rekeyed.file.path)))
+        }
+        if let ownPassphrase {
+            lines.append("account key \(ownPassphrase.path) unchanged: it has its own wallet passphrase")
         }
         return Report(lines: lines, json: json)
     }
@@ -93,7 +97,7 @@ extension AccountFlow {
             let file = try paths.keystores.file(for: address)
         {
             lines.append(
-                "note: the account key \(file.path) still opens with the OLD password (a reset cannot re-encrypt it); keep that password for it")
+                "note: the account key \(file.path) keeps its wallet passphrase (with --same-password: the OLD password; a reset cannot re-encrypt it)")
             json.append(("keystoreStillOldPassword", .string(file.path)))
         }
         return Report(lines: lines, json: json)

@@ -53,16 +53,16 @@ public struct LoggedInUser: Sendable {
         do {
             return try KeystoreDirectory.load(file).decrypt(password: password)
         } catch KeystoreError.wrongPassword {
-            throw AppError.failed("wrong password for \(email)'s account key")
+            throw AppError.failed("wrong wallet passphrase for \(email)'s account key")
         }
     }
 
-    /// Asks for the password (`password` gets the prompt) and unlocks the key; also returns the address.
+    /// Asks for the wallet passphrase (`password` gets the prompt) and unlocks the key; also returns the address.
     public func unlock(contract: CarChainContract?, password: (String) throws -> String) async throws -> (address: Address, key: PrivateKey) {
         guard let address = try await address(contract: contract) else {
             throw AppError.failed("\(email) has no Ethereum account on this machine or on chain; run `carchain login \(email)` to set it up")
         }
-        return (address, try key(address: address, password: try password("Password for \(email): ")))
+        return (address, try key(address: address, password: try password("Wallet passphrase for \(email)'s account key: ")))
     }
 }
 

@@ -32,6 +32,11 @@ public struct RPCContractBackend: ContractBackend {
             throw AppError.failed("cannot send from \(from): the signer is \(sender.address)")
         }
         let mined = try await sender.sendAndWait(TransactionRequest(to: to, data: data, value: value))
+        return await Self.outcome(of: mined, sender: sender)
+    }
+
+    /// The binding's outcome of a mined transaction; a failed one's revert data is recovered by replaying it.
+    public static func outcome(of mined: MinedTransaction, sender: TransactionSender) async -> TransactionOutcome {
         let revertData = mined.succeeded ? nil : await sender.revertReason(of: mined)?.data
         return TransactionOutcome(
             succeeded: mined.succeeded,

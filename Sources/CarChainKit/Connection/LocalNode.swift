@@ -9,16 +9,22 @@ import Foundation
 /// handler. The caller serves ``handler`` and ``auth`` (``DevNodeServer``) and calls ``close()`` after.
 public struct LocalNode: Sendable {
     public let chain: DevChain
-    /// The CarChain contract of this chain.
-    public let contract: Address
+    /// The CarChain contract of this chain; nil on a chain from a genesis file (`--genesis`), which is left as
+    /// its blocks made it.
+    public let contract: Address?
     public let auth: AuthEmulator
     public let handler: NodeRPCHandler
     /// The data directory; nil in memory.
     public let directory: URL?
 
     /// Opens everything; on failure nothing is left open.
+    ///
+    /// `blocks` (concatenated RLP blocks, `--import`) are imported before anything is served, with `progress`
+    /// called per block; `finalized` then sets the block `safe` and `finalized` name (`--finalized`).
     public static func open(
-        config: ChainConfig, directory: URL?, limits: NodeRPCHandler.Limits = NodeRPCHandler.Limits()
+        config: ChainConfig, directory: URL?, limits: NodeRPCHandler.Limits = NodeRPCHandler.Limits(),
+        blocks: [UInt8]? = nil, finalized: BlockID? = nil,
+        progress: (@Sendable (_ done: Int, _ total: Int, _ number: UInt64) -> Void)? = nil
     ) async throws -> LocalNode {
         let chain: DevChain
         do {
@@ -26,9 +32,21 @@ public struct LocalNode: Sendable {
         } catch {
             throw AppError.failed(directory.map { "cannot open the chain at \($0.path): \(error)" } ?? "cannot create the chain: \(error)")
         }
-        let contract: Address
+        var contract: Address?
         do {
-            contract = try await EmbeddedChain.ensureContract(on: chain, dataDirectory: directory)
+            if let blocks {
+                do { try await chain.importBlocks(rlp: blocks, progress: progress) } catch {
+                    let head = await chain.blockNumber()
+                    throw AppError.failed("import stopped: \(error) (the chain stays at block \(head))")
+                }
+            }
+            if let finalized {
+                do { try await chain.setFinalized(finalized) } catch { throw AppError.failed("--finalized: \(error)") }
+            }
+            // A chain from a genesis file is someone else's chain: it gets no CarChain deployment of ours.
+            if config.genesis == nil && chain.config.genesis == nil {
+                contract = try await EmbeddedChain.ensureContract(on: chain, dataDirectory: directory)
+            }
         } catch {
             await chain.close()
             throw error

@@ -9,12 +9,49 @@ public struct GasObservation: Sendable, Hashable {
     public var gasUsed: UInt64
     /// False when the transaction reverted.
     public var succeeded: Bool
+    /// The signed transaction's bytes, counted for an L2 data fee (nil when unknown).
+    public var encoded: TransactionBytes?
+    /// The gas split by what the fork prices (nil when the run was not traced).
+    public var breakdown: GasBreakdown?
 
     /// Creates an observation.
-    public init(function: String, gasUsed: UInt64, succeeded: Bool = true) {
+    public init(
+        function: String, gasUsed: UInt64, succeeded: Bool = true, encoded: TransactionBytes? = nil, breakdown: GasBreakdown? = nil
+    ) {
         self.function = function
         self.gasUsed = gasUsed
         self.succeeded = succeeded
+        self.encoded = encoded
+        self.breakdown = breakdown
+    }
+}
+
+/// The size of a signed transaction as an L2 posts it to L1: zero and non-zero bytes.
+public struct TransactionBytes: Sendable, Hashable {
+    /// Zero bytes.
+    public var zeros: UInt64
+    /// Non-zero bytes.
+    public var nonZeros: UInt64
+
+    /// Counts `bytes`.
+    public init(_ bytes: [UInt8]) {
+        let zeros = bytes.reduce(0 as UInt64) { $0 + ($1 == 0 ? 1 : 0) }
+        self.zeros = zeros
+        nonZeros = UInt64(bytes.count) - zeros
+    }
+
+    /// Creates a count.
+    public init(zeros: UInt64, nonZeros: UInt64) {
+        self.zeros = zeros
+        self.nonZeros = nonZeros
+    }
+
+    /// All bytes.
+    public var count: UInt64 { zeros &+ nonZeros }
+
+    /// The sum of two counts (a function's calls added up).
+    public static func + (a: TransactionBytes, b: TransactionBytes) -> TransactionBytes {
+        TransactionBytes(zeros: a.zeros &+ b.zeros, nonZeros: a.nonZeros &+ b.nonZeros)
     }
 }
 
@@ -31,8 +68,13 @@ public struct GasReport: Sendable, Hashable {
     public var contract: String
     /// The deployment transaction's gas, when the report includes a deployment.
     public var deploymentGas: UInt64?
-    /// The deployed (runtime) bytecode size in bytes.
+    /// forge's "Deployment Size": the creation transaction's data in bytes (creation code and constructor
+    /// arguments).
     public var deploymentSize: Int?
+    /// The deployed (runtime) code's size in bytes.
+    public var runtimeSize: Int?
+    /// The deployment transaction's bytes and gas breakdown, when known.
+    public var deployment: GasObservation?
     /// Per function, sorted by name.
     public private(set) var functions: [FunctionGas]
 
@@ -54,15 +96,22 @@ public struct GasReport: Sendable, Hashable {
         public var max: UInt64
         /// The total gas used by all calls.
         public var total: UInt64
+        /// The signed transactions' bytes, summed over the calls (nil when any is unknown).
+        public var encoded: TransactionBytes? = nil
+        /// The calls' gas breakdowns summed (nil when any is unknown).
+        public var breakdown: GasBreakdown? = nil
     }
 
     /// Builds a report from observations (in any order).
     public init(
-        contract: String, deploymentGas: UInt64? = nil, deploymentSize: Int? = nil, observations: [GasObservation]
+        contract: String, deploymentGas: UInt64? = nil, deploymentSize: Int? = nil, runtimeSize: Int? = nil,
+        deployment: GasObservation? = nil, observations: [GasObservation]
     ) {
         self.contract = contract
         self.deploymentGas = deploymentGas
         self.deploymentSize = deploymentSize
+        self.runtimeSize = runtimeSize
+        self.deployment = deployment
         var byName: [String: [GasObservation]] = [:]
         for observation in observations { byName[observation.function, default: []].append(observation) }
         functions = byName.keys.sorted().compactMap { name in
@@ -79,9 +128,15 @@ public struct GasReport: Sendable, Hashable {
         let count = UInt64(gas.count)
         let middle = gas.count / 2
         let median = gas.count % 2 == 1 ? gas[middle] : (gas[middle - 1] &+ gas[middle]) / 2
+        var encoded: TransactionBytes? = TransactionBytes(zeros: 0, nonZeros: 0)
+        var breakdown: GasBreakdown? = GasBreakdown()
+        for observation in observations {
+            encoded = encoded.flatMap { sum in observation.encoded.map { sum + $0 } }
+            breakdown = breakdown.flatMap { sum in observation.breakdown.map { sum + $0 } }
+        }
         return FunctionGas(
             name: name, calls: gas.count, reverted: observations.filter { !$0.succeeded }.count, min: first,
-            avg: total / count, median: median, max: last, total: total)
+            avg: total / count, median: median, max: last, total: total, encoded: encoded, breakdown: breakdown)
     }
 
     /// The statistics of `name`, if it was called.

@@ -58,6 +58,10 @@ public struct GasReportComparison: Sendable, Hashable {
             "Size (bytes)", candidate.deploymentSize.map(String.init) ?? "—", baseline.deploymentSize.map(String.init) ?? "—",
             Self.formatChange(Self.change(from: baseline.deploymentSize.map(UInt64.init), to: candidate.deploymentSize.map(UInt64.init))),
         ])
+        deployment.add([
+            "Runtime size (bytes)", candidate.runtimeSize.map(String.init) ?? "—", baseline.runtimeSize.map(String.init) ?? "—",
+            Self.formatChange(Self.change(from: baseline.runtimeSize.map(UInt64.init), to: candidate.runtimeSize.map(UInt64.init))),
+        ])
         var functions = TextTable(
             header: ["Function Name", "Contract", "Min", "Avg", "Median", "Max", "# Calls"],
             numeric: [false, false, true, true, true, true, true])
@@ -117,6 +121,7 @@ public struct GasReportComparison: Sendable, Hashable {
                 .object([
                     ("gas", number(Self.change(from: baseline.deploymentGas, to: candidate.deploymentGas))),
                     ("size", number(Self.change(from: baseline.deploymentSize.map(UInt64.init), to: candidate.deploymentSize.map(UInt64.init)))),
+                    ("runtimeSize", number(Self.change(from: baseline.runtimeSize.map(UInt64.init), to: candidate.runtimeSize.map(UInt64.init)))),
                 ])
             ),
             ("functions", .object(functionChanges)),

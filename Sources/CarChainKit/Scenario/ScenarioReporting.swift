@@ -4,16 +4,25 @@ import EthereumPrimitives
 /// Scenario runs as people and scripts read them (`gas-report`, `simulate`): the fork check, each step as
 /// JSON, and the step table.
 public enum ScenarioReporting {
-    /// A fork by name (`cancun`, `Prague`, …).
-    public static func hardfork(_ name: String) throws(AppError) -> Hardfork {
+    /// A fork by name (`cancun`, `Prague`, …) that `flavour`'s contract can run on.
+    public static func hardfork(_ name: String, flavour: CarChainFlavour = .project) throws(AppError) -> Hardfork {
         guard let fork = Hardfork(name: name) else {
-            throw AppError.failed("unknown hardfork \(String(reflecting: name)) (e.g. byzantium, london, shanghai, cancun, prague)")
+            throw AppError.failed("unknown hardfork \(String(reflecting: name)) (e.g. byzantium, london, shanghai, cancun, prague, osaka)")
         }
-        guard fork >= .cancun else {
-            throw AppError.failed("the project's contract needs cancun or later (its bytecode uses PUSH0 and MCOPY); got \(fork.name)")
+        guard fork >= minimumFork(flavour) else {
+            switch flavour {
+            case .project:
+                throw AppError.failed("the project's contract needs cancun or later (its bytecode uses PUSH0 and MCOPY); got \(fork.name)")
+            case .seed:
+                throw AppError.failed("the seed's contract needs byzantium or later (it was compiled for byzantium: REVERT, RETURNDATASIZE); got \(fork.name)")
+            }
         }
         return fork
     }
+
+    /// The first fork whose opcodes a flavour's contract uses: Cancun for the project's (PUSH0, MCOPY),
+    /// Byzantium for the seed's (solc 0.4.25 with EVM version byzantium).
+    public static func minimumFork(_ flavour: CarChainFlavour) -> Hardfork { flavour == .project ? .cancun : .byzantium }
 
     /// One step as JSON: number, label, operation, sender, outcome, gas (and the baseline's).
     public static func stepJSON(_ step: ScenarioStepResult, baseline: ScenarioStepResult?) -> JSONValue {

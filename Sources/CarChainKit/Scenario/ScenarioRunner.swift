@@ -3,6 +3,7 @@ import Chain
 import EthereumABI
 import EthereumCrypto
 import EthereumPrimitives
+import EthereumTransactions
 
 /// What one scenario step did on the chain.
 public struct ScenarioStepResult: Sendable, Hashable {
@@ -36,22 +37,29 @@ public struct ScenarioRun: Sendable {
     public var contract: String
     /// The contract's flavour.
     public var flavour: CarChainFlavour
-    /// The fork the chain ran.
-    public var hardfork: Hardfork
+    /// The fork the chain ran (nil for a node given by URL, whose fork is its own).
+    public var hardfork: Hardfork?
     /// The deployment's receipt.
     public var deployment: CarChain.TransactionOutcome
-    /// The runtime bytecode size of the artifact, in bytes.
-    public var deploymentSize: Int
+    /// The creation transaction's data in bytes (creation code and constructor arguments; forge's
+    /// "Deployment Size").
+    public var creationSize: Int
+    /// The deployed (runtime) code's size, in bytes.
+    public var runtimeSize: Int
     /// Every step, in order.
     public var steps: [ScenarioStepResult]
-    /// The state root after the last step.
-    public var stateRoot: Bytes32
+    /// The state root after the last step (nil when the chain was a node given by URL).
+    public var stateRoot: Bytes32?
+    /// The deployment as observed (signed bytes, and the gas breakdown when traced).
+    public var deploymentObservation: GasObservation
+    /// Every step as observed, in order.
+    public var observations: [GasObservation]
 
     /// The gas report of this run (deployment, and every step's receipt).
     public func gasReport() -> GasReport {
         GasReport(
-            contract: contract, deploymentGas: deployment.gasUsed, deploymentSize: deploymentSize,
-            observations: steps.map { GasObservation(function: $0.operation.functionName, gasUsed: $0.gasUsed, succeeded: $0.succeeded) })
+            contract: contract, deploymentGas: deployment.gasUsed, deploymentSize: creationSize, runtimeSize: runtimeSize,
+            deployment: deploymentObservation, observations: observations)
     }
 }
 
@@ -64,10 +72,76 @@ public enum ScenarioRunner {
     /// compared only on the project's contract; the seed's reverts carry none).
     public static func run(
         _ scenario: Scenario, artifact: CarChainArtifact, label: String? = nil, hardfork: Hardfork = .cancun,
-        checkExpectations: Bool = true
+        checkExpectations: Bool = true, traceGas: Bool = false
     ) async throws -> ScenarioRun {
-        var keys: [String: PrivateKey] = [:]
+        let keys = try accountKeys(scenario)
         var extra: [DevAccount] = []
+        let dev = DevAccounts.standard
+        for account in scenario.accounts {
+            guard let key = keys[account.name] else { continue }
+            if !dev.contains(where: { $0.address == key.address }) && !extra.contains(where: { $0.address == key.address }) {
+                extra.append(DevAccount(privateKey: key, balance: DevAccounts.defaultBalance))
+            }
+        }
+        guard let deployerKey = keys[scenario.deployer] else {
+            throw ScenarioError.invalid(source: scenario.name, path: "deployer", message: "\(scenario.deployer) is not an account")
+        }
+        var config = ChainConfig.deterministic()
+        config.hardfork = hardfork
+        config.devAccounts = dev + extra
+        let chain = try await DevChain(config: config, storage: .memory)
+        let limits = GasLimits(scenario: scenario, fork: hardfork)
+        let backend = try DevChainBackend(
+            chain: chain, keys: Array(keys.values), defaultSender: deployerKey.address,
+            deploymentGasLimit: limits.deployment, callGasLimit: limits.call)
+        let (contract, deployment) = try await CarChainContract.deploy(backend: backend, artifact: artifact, from: deployerKey.address)
+        let runtimeSize = try await chain.code(contract.address).count
+        let observer = ChainGasObserver(chain: chain, fork: hardfork, trace: traceGas)
+        let deploymentObservation = try await observer.observe(
+            GasSnapshot.deploymentName, deployment, depositedCodeSize: runtimeSize, capped: limits.deploymentCapped)
+        let (results, observations) = try await runSteps(
+            scenario, keys: keys, contract: contract, flavour: artifact.flavour, checkExpectations: checkExpectations
+        ) { function, outcome in
+            try await observer.observe(function, outcome, depositedCodeSize: 0, capped: limits.callCapped)
+        }
+        let stateRoot = await chain.latestHeader().stateRoot
+        await chain.close()
+        return ScenarioRun(
+            scenario: scenario.name, contract: label ?? artifact.flavour.description, flavour: artifact.flavour,
+            hardfork: hardfork, deployment: deployment, creationSize: artifact.bytecode.count, runtimeSize: runtimeSize, steps: results,
+            stateRoot: stateRoot, deploymentObservation: deploymentObservation, observations: observations)
+    }
+
+    /// Sends every step from its account, checks it against its `"expect"` when asked, and observes its gas;
+    /// shared by the in-process run and the replay against a node.
+    static func runSteps(
+        _ scenario: Scenario, keys: [String: PrivateKey], contract: CarChainContract, flavour: CarChainFlavour, checkExpectations: Bool,
+        observe: (String, CarChain.TransactionOutcome) async throws -> GasObservation
+    ) async throws -> ([ScenarioStepResult], [GasObservation]) {
+        var results: [ScenarioStepResult] = []
+        var observations: [GasObservation] = []
+        for (i, step) in scenario.steps.enumerated() {
+            guard let key = keys[step.from] else {
+                throw ScenarioError.invalid(source: scenario.name, path: "steps[\(i)].from", message: "\(step.from) is not an account")
+            }
+            let transaction = try await contract.execute(step.operation, from: key.address)
+            let result = ScenarioStepResult(
+                number: i + 1, label: step.label ?? step.operation.description, operation: step.operation, from: step.from,
+                transaction: transaction)
+            if checkExpectations, let expected = step.expect, !matches(expected, result, flavour: flavour) {
+                throw ScenarioError.expectationFailed(
+                    scenario: scenario.name, step: i + 1, operation: step.operation.description, from: step.from,
+                    expected: expected.description, got: result.outcomeDescription)
+            }
+            results.append(result)
+            observations.append(try await observe(step.operation.functionName, transaction.outcome))
+        }
+        return (results, observations)
+    }
+
+    /// Each scenario account's key: `dev:N` from the test mnemonic, or the key given.
+    static func accountKeys(_ scenario: Scenario) throws -> [String: PrivateKey] {
+        var keys: [String: PrivateKey] = [:]
         let dev = DevAccounts.standard
         for account in scenario.accounts {
             switch account.source {
@@ -78,46 +152,9 @@ public enum ScenarioRunner {
                 keys[account.name] = key
             case .key(let key):
                 keys[account.name] = key
-                if !dev.contains(where: { $0.address == key.address }) && !extra.contains(where: { $0.address == key.address }) {
-                    extra.append(DevAccount(privateKey: key, balance: DevAccounts.defaultBalance))
-                }
             }
         }
-        guard let deployerKey = keys[scenario.deployer] else {
-            throw ScenarioError.invalid(source: scenario.name, path: "deployer", message: "\(scenario.deployer) is not an account")
-        }
-        var config = ChainConfig.deterministic()
-        config.hardfork = hardfork
-        config.devAccounts = dev + extra
-        let chain = try await DevChain(config: config, storage: .memory)
-        let backend = try DevChainBackend(
-            chain: chain, keys: Array(keys.values), defaultSender: deployerKey.address,
-            deploymentGasLimit: scenario.deploymentGasLimit ?? DevChainBackend.defaultDeploymentGasLimit,
-            callGasLimit: scenario.callGasLimit ?? DevChainBackend.defaultCallGasLimit)
-        let (contract, deployment) = try await CarChainContract.deploy(backend: backend, artifact: artifact, from: deployerKey.address)
-
-        var results: [ScenarioStepResult] = []
-        for (i, step) in scenario.steps.enumerated() {
-            guard let key = keys[step.from] else {
-                throw ScenarioError.invalid(source: scenario.name, path: "steps[\(i)].from", message: "\(step.from) is not an account")
-            }
-            let transaction = try await contract.execute(step.operation, from: key.address)
-            let result = ScenarioStepResult(
-                number: i + 1, label: step.label ?? step.operation.description, operation: step.operation, from: step.from,
-                transaction: transaction)
-            if checkExpectations, let expected = step.expect, !matches(expected, result, flavour: artifact.flavour) {
-                throw ScenarioError.expectationFailed(
-                    scenario: scenario.name, step: i + 1, operation: step.operation.description, from: step.from,
-                    expected: expected.description, got: result.outcomeDescription)
-            }
-            results.append(result)
-        }
-        let stateRoot = await chain.latestHeader().stateRoot
-        await chain.close()
-        return ScenarioRun(
-            scenario: scenario.name, contract: label ?? artifact.flavour.description, flavour: artifact.flavour,
-            hardfork: hardfork, deployment: deployment, deploymentSize: artifact.deployedBytecode.count, steps: results,
-            stateRoot: stateRoot)
+        return keys
     }
 
     static func matches(_ expected: ScenarioExpectation, _ result: ScenarioStepResult, flavour: CarChainFlavour) -> Bool {
@@ -128,5 +165,52 @@ public enum ScenarioRunner {
             if result.succeeded { return false }
             return flavour == .seed || result.revertReason == .error(reason)
         }
+    }
+}
+
+/// A scenario's gas limits under a fork: the scenario's (or the defaults), lowered to the EIP-7825 cap
+/// from Osaka, which refuses a transaction whose gas limit is above 2^24.
+struct GasLimits {
+    var deployment: UInt64
+    var call: UInt64
+    var deploymentCapped = false
+    var callCapped = false
+
+    init(scenario: Scenario, fork: Hardfork) {
+        deployment = scenario.deploymentGasLimit ?? DevChainBackend.defaultDeploymentGasLimit
+        call = scenario.callGasLimit ?? DevChainBackend.defaultCallGasLimit
+        if fork >= .osaka {
+            let cap = SignedTransaction.osakaGasLimitCap
+            if deployment > cap { (deployment, deploymentCapped) = (cap, true) }
+            if call > cap { (call, callCapped) = (cap, true) }
+        }
+    }
+}
+
+/// Reads back what a gas report needs of a mined transaction on an in-process chain: its signed bytes
+/// and, when asked, its gas split by component from a struct-log trace.
+struct ChainGasObserver {
+    let chain: DevChain
+    let fork: Hardfork
+    let trace: Bool
+
+    func observe(
+        _ function: String, _ outcome: CarChain.TransactionOutcome, depositedCodeSize: Int, capped: Bool
+    ) async throws -> GasObservation {
+        guard let (signed, _) = try await chain.transaction(hash: outcome.transactionHash) else {
+            throw AppError.failed("transaction \(outcome.transactionHash) is not on the chain it was sent to")
+        }
+        var breakdown: GasBreakdown?
+        if trace {
+            let logs = try await chain.trace(transaction: outcome.transactionHash).structLogs
+            let intrinsic = signed.transaction.intrinsicGas(fork: fork)
+            breakdown = GasBreakdown.split(
+                gasUsed: outcome.gasUsed, intrinsic: intrinsic.gas, floor: intrinsic.floor,
+                steps: logs.map { (op: $0.opName, depth: $0.depth, gas: $0.gas, cost: $0.gasCost) },
+                depositedCodeSize: outcome.succeeded ? depositedCodeSize : 0, gasLimitCapped: capped)
+        }
+        return GasObservation(
+            function: function, gasUsed: outcome.gasUsed, succeeded: outcome.succeeded, encoded: TransactionBytes(signed.encoded),
+            breakdown: breakdown)
     }
 }

@@ -203,8 +203,8 @@ public enum CarChainSimulation {
         let head = await chain.latestHeader()
         await chain.close()
         let report = GasReport(
-            contract: "project", deploymentGas: deployment.gasUsed, deploymentSize: CarChainArtifact.project.deployedBytecode.count,
-            observations: observations)
+            contract: "project", deploymentGas: deployment.gasUsed, deploymentSize: CarChainArtifact.project.bytecode.count,
+            runtimeSize: CarChainArtifact.project.deployedBytecode.count, observations: observations)
         return SimulationReport(
             options: options,
             operations: counts.keys.sorted().map { SimulationOperationCount(name: $0, succeeded: counts[$0]?.0 ?? 0, reverted: counts[$0]?.1 ?? 0) },

@@ -1,8 +1,8 @@
 import EthereumPrimitives
 import EthereumTransactions
 
-/// A mined block: its header and hash, its transactions with their senders, and its size.
-/// Ommers are always empty; from Shanghai the withdrawals list is present and empty.
+/// A block of the chain: its header and hash, its transactions with their senders, its ommers (imported
+/// proof-of-work blocks only), its withdrawals (from Shanghai; empty in mined blocks) and its size.
 public struct Block: Sendable, Hashable {
     /// The header.
     public var header: BlockHeader
@@ -12,18 +12,38 @@ public struct Block: Sendable, Hashable {
     public var transactions: [SignedTransaction]
     /// The sender of each transaction (same order).
     public var senders: [Address]
+    /// The ommer (uncle) headers.
+    public var ommers: [BlockHeader]
+    /// The withdrawals (nil before Shanghai).
+    public var withdrawals: [Withdrawal]?
     /// The size in bytes of the RLP-encoded block (header, transactions, ommers, withdrawals).
     public var size: Int
 
-    /// Creates a block; the hash and size are computed.
-    public init(header: BlockHeader, transactions: [SignedTransaction], senders: [Address]) {
+    /// Creates a block; the hash and size are computed. From Shanghai (a header with a withdrawals root) the
+    /// withdrawals default to an empty list.
+    public init(
+        header: BlockHeader, transactions: [SignedTransaction], senders: [Address], ommers: [BlockHeader] = [],
+        withdrawals: [Withdrawal]? = nil
+    ) {
         self.header = header
         self.hash = header.hash
         self.transactions = transactions
         self.senders = senders
-        var items: [RLPItem] = [header.rlp, .list(transactions.map(\.blockBodyItem)), .list([])]
-        if header.withdrawalsRoot != nil { items.append(.list([])) }
-        self.size = RLP.encodedSize(.list(items))
+        self.ommers = ommers
+        self.withdrawals = header.withdrawalsRoot != nil ? (withdrawals ?? []) : nil
+        self.size = RLP.encodedSize(Self.rlp(header: header, transactions: transactions, ommers: ommers, withdrawals: self.withdrawals))
+    }
+
+    /// The block as RLP: `[header, transactions, ommers]`, plus `withdrawals` from Shanghai.
+    static func rlp(header: BlockHeader, transactions: [SignedTransaction], ommers: [BlockHeader], withdrawals: [Withdrawal]?) -> RLPItem {
+        var items: [RLPItem] = [header.rlp, .list(transactions.map(\.blockBodyItem)), .list(ommers.map(\.rlp))]
+        if let withdrawals { items.append(.list(withdrawals.map(\.rlp))) }
+        return .list(items)
+    }
+
+    /// The block's consensus encoding (what `debug_getRawBlock` returns and `carchain chain export` writes).
+    public var encoded: [UInt8] {
+        RLP.encode(Self.rlp(header: header, transactions: transactions, ommers: ommers, withdrawals: withdrawals))
     }
 
     /// The block number.
@@ -51,6 +71,20 @@ public enum BlockID: Sendable, Hashable {
     case hash(Bytes32)
 }
 
+/// A transaction the pool accepted, with its recovered sender.
+public struct PendingTransaction: Sendable, Hashable {
+    /// The transaction.
+    public var transaction: SignedTransaction
+    /// Its sender.
+    public var sender: Address
+
+    /// Creates one.
+    public init(transaction: SignedTransaction, sender: Address) {
+        self.transaction = transaction
+        self.sender = sender
+    }
+}
+
 /// Where a transaction is: its sender and, once mined, its block and index.
 public struct TransactionLocation: Sendable, Hashable {
     /// The recovered sender.
@@ -61,9 +95,14 @@ public struct TransactionLocation: Sendable, Hashable {
     public var blockNumber: UInt64?
     /// The index in the block; nil while pending.
     public var index: Int?
+    /// The block's timestamp; nil while pending.
+    public var blockTimestamp: UInt64?
 
     /// Creates a location.
-    public init(sender: Address, blockHash: Bytes32? = nil, blockNumber: UInt64? = nil, index: Int? = nil) {
+    public init(
+        sender: Address, blockHash: Bytes32? = nil, blockNumber: UInt64? = nil, index: Int? = nil, blockTimestamp: UInt64? = nil
+    ) {
+        self.blockTimestamp = blockTimestamp
         self.sender = sender
         self.blockHash = blockHash
         self.blockNumber = blockNumber

@@ -22,12 +22,15 @@ public struct LogEntry: Sendable, Hashable {
     public var logIndex: Int
     /// Always false on this chain (no reorganisations); kept for the JSON shape.
     public var removed: Bool = false
+    /// The block's timestamp (geth's `blockTimestamp`).
+    public var blockTimestamp: UInt64
 
     /// Creates a log entry.
     public init(
         address: Address, topics: [Bytes32], data: [UInt8], blockNumber: UInt64, blockHash: Bytes32,
-        transactionHash: Bytes32, transactionIndex: Int, logIndex: Int
+        transactionHash: Bytes32, transactionIndex: Int, logIndex: Int, blockTimestamp: UInt64 = 0
     ) {
+        self.blockTimestamp = blockTimestamp
         self.address = address
         self.topics = topics
         self.data = data

@@ -48,6 +48,9 @@ public struct ChainConfig: Sendable {
     public var initialBaseFee: UInt256 = UInt256(1_000_000_000 as UInt64)
     /// The interval between mined blocks; nil mines one block per transaction (automine).
     public var blockTime: Duration?
+    /// False: with no ``blockTime`` either, transactions wait in the pool until a block is mined on request
+    /// (`evm_mine`), as on a node without a consensus client (`carchain node --no-mining`).
+    public var automine = true
     /// The header's extra data (at most 32 bytes).
     public var extraData: [UInt8] = []
     /// The most transactions the pool holds (waiting for interval mining, or for a missing nonce); one
@@ -58,6 +61,22 @@ public struct ChainConfig: Sendable {
     /// grow memory without end. Test suites revert (which frees the snapshot and every later one), and
     /// hold a handful at a time.
     public var maxSnapshots: Int = 10_000
+    /// A chain from a genesis file (`--genesis`): its chain id, fork schedule, alloc and header replace
+    /// ``chainId``, ``hardfork`` and the dev accounts' balances (the dev accounts keep their keys, so they can
+    /// sign if the alloc funds them). Set it with ``use(_:)``.
+    public private(set) var genesis: Genesis?
+
+    /// When each fork activates: the genesis file's schedule, or ``hardfork`` from genesis.
+    public var schedule: ForkSchedule { genesis?.schedule ?? .fixed(hardfork) }
+
+    /// Takes chain id, forks, gas limit and genesis block from `genesis`.
+    public mutating func use(_ genesis: Genesis) {
+        self.genesis = genesis
+        chainId = genesis.chainId
+        hardfork = genesis.schedule.latestFork
+        gasLimit = genesis.gasLimit
+        keepsStoredHardfork = false
+    }
 
     /// The fork a dev chain runs unless told otherwise: Osaka, mainnet's.
     public static let defaultHardfork: Hardfork = .osaka

@@ -31,16 +31,35 @@ public struct ForkConfiguration: Sendable, Hashable {
 
     /// The configuration of `fork` active since genesis on chain `chainId` whose genesis block hash is `genesisHash`.
     public init(fork: Hardfork, chainId: UInt64, genesisHash: Bytes32) {
+        self.init(fork: fork, schedule: .fixed(fork), chainId: chainId, genesisHash: genesisHash, genesisTime: 0)
+    }
+
+    /// The configuration of `fork` on a chain with `schedule`: its activation time, its blob parameters, and the
+    /// EIP-6122 fork hash over every activation up to it (block numbers, then timestamps; those at genesis
+    /// and repeats add nothing, as EIP-2124 says).
+    public init(fork: Hardfork, schedule: ForkSchedule, chainId: UInt64, genesisHash: Bytes32, genesisTime: UInt64) {
         self.fork = fork
-        activationTime = 0
-        blobSchedule = ForkRules(fork).blobSchedule
+        if case .time(let time)? = schedule.activation(of: fork) { activationTime = time } else { activationTime = 0 }
+        blobSchedule = schedule.blobSchedule(for: fork)
         self.chainId = chainId
-        // EIP-2124/6122: forks active at genesis (block 0 / time 0) add nothing to the checksum.
-        forkId = CRC32.checksum(genesisHash.bytes)
+        var blocks: [UInt64] = []
+        var times: [UInt64] = []
+        for (scheduled, activation) in schedule.activations where scheduled <= fork {
+            switch activation {
+            case .block(let number) where number > 0: blocks.append(number)
+            case .time(let time) where time > genesisTime: times.append(time)
+            default: break
+            }
+        }
+        var bytes = genesisHash.bytes
+        for value in Array(Set(blocks)).sorted() + Array(Set(times)).sorted() {
+            bytes += (0..<8).map { UInt8(truncatingIfNeeded: value >> (56 - 8 * UInt64($0))) }
+        }
+        forkId = CRC32.checksum(bytes)
         precompiles = Precompiles.addresses(for: fork).compactMap { address in
             Self.precompileNames[address].map { NamedContract(name: $0, address: address) }
         }.sorted { $0.name < $1.name }
-        systemContracts = Self.systemContracts(for: fork)
+        systemContracts = Self.systemContracts(for: fork, depositContract: schedule.depositContract)
     }
 
     /// EIP-7910's names of the precompiles (Cancun's ten, Prague's BLS12-381 seven, Osaka's P256VERIFY).
@@ -63,13 +82,15 @@ public struct ForkConfiguration: Sendable, Hashable {
     /// The system contracts EIP-7910 lists, sorted by name: EIP-4788's beacon roots (Cancun); Prague adds
     /// EIP-7251's consolidation and EIP-7002's withdrawal request predeploys, EIP-6110's deposit contract
     /// (mainnet's address; a dev chain has no other) and EIP-2935's history storage. Osaka adds none.
-    static func systemContracts(for fork: Hardfork) -> [NamedContract] {
+    static func systemContracts(
+        for fork: Hardfork, depositContract: Address = ExecutionRequests.mainnetDepositContract
+    ) -> [NamedContract] {
         var list: [NamedContract] = []
         if fork >= .cancun { list.append(NamedContract(name: "BEACON_ROOTS_ADDRESS", address: SystemCalls.beaconRoots)) }
         if fork >= .prague {
             list += [
                 NamedContract(name: "CONSOLIDATION_REQUEST_PREDEPLOY_ADDRESS", address: SystemCalls.consolidationRequests),
-                NamedContract(name: "DEPOSIT_CONTRACT_ADDRESS", address: ExecutionRequests.mainnetDepositContract),
+                NamedContract(name: "DEPOSIT_CONTRACT_ADDRESS", address: depositContract),
                 NamedContract(name: "HISTORY_STORAGE_ADDRESS", address: SystemCalls.historyStorage),
                 NamedContract(name: "WITHDRAWAL_REQUEST_PREDEPLOY_ADDRESS", address: SystemCalls.withdrawalRequests),
             ]
@@ -94,8 +115,24 @@ enum CRC32 {
 }
 
 extension DevChain {
-    /// The fork configuration in effect (EIP-7910's `current`); a dev chain schedules no later fork.
+    /// EIP-7910's `current` configuration: the fork of the head block.
     public func forkConfiguration() -> ForkConfiguration {
-        ForkConfiguration(fork: hardfork, chainId: chainId, genesisHash: hashes.first ?? .zero)
+        forkConfigurations().current
+    }
+
+    /// EIP-7910's three configurations: the head's fork, the next scheduled one, the last scheduled one (nil
+    /// when none is scheduled after the head; a dev chain schedules none).
+    public func forkConfigurations() -> (current: ForkConfiguration, next: ForkConfiguration?, last: ForkConfiguration?) {
+        let genesisHash = hashes.first ?? .zero
+        let genesisTime = genesisTimestamp
+        func configuration(_ fork: Hardfork) -> ForkConfiguration {
+            ForkConfiguration(fork: fork, schedule: schedule, chainId: chainId, genesisHash: genesisHash, genesisTime: genesisTime)
+        }
+        let currentFork = fork(of: head)
+        let later = schedule.activations.filter { entry in
+            if case .time(let time) = entry.activation { return entry.fork > currentFork && time > head.timestamp }
+            return false
+        }
+        return (configuration(currentFork), later.first.map { configuration($0.fork) }, later.last.map { configuration($0.fork) })
     }
 }

@@ -30,7 +30,7 @@ extension DevChain {
             let allowance = available / call.gasPrice
             if allowance < UInt256(hi) { hi = allowance.low64 }
         }
-        let intrinsic = call.transaction.intrinsicGas(fork: hardfork)
+        let intrinsic = call.transaction.intrinsicGas(fork: context.fork)
         var lo = Swift.max(intrinsic.gas, intrinsic.floor) - 1
         guard hi > lo else { throw .gasRequiredExceedsAllowance(hi) }
         var tracer = NoTracer()
@@ -66,7 +66,7 @@ extension DevChain {
         var call = context.call
         var excluded: Set<Address> = [call.from]
         if let to = call.to { excluded.insert(to) }
-        for address in Precompiles.addresses(for: hardfork) { excluded.insert(address) }
+        for address in Precompiles.addresses(for: context.fork) { excluded.insert(address) }
         // EIP-7702 warms each valid authorization's authority, so listing one would only cost gas. Each costs 25,000
         // intrinsic gas: more than the gas pays for are refused before any signature is recovered (as geth does).
         let authorizations = call.authorizations ?? []
@@ -103,18 +103,19 @@ extension DevChain {
         else { throw .unknownTransaction(hash) }
         let block = mined.block
         let env = environment(of: block.header)
+        let fork = fork(of: block.header)
         let hashes = blockHashFunction(upTo: position.block - 1)
         // The block's start-of-block system calls (EIP-4788, EIP-2935) ran before its transactions.
         var start = JournaledState(state: try self.state(at: position.block - 1), blockHashes: hashes)
         SystemCalls.beginBlock(
             parentHash: block.header.parentHash, parentBeaconBlockRoot: block.header.parentBeaconBlockRoot, in: &start,
-            block: env, fork: hardfork)
+            block: env, fork: fork)
         var state = start.state
         var noTracer = NoTracer()
         for i in 0..<position.index {
             let earlier = try? TransactionExecutor.execute(
                 ExecutableTransaction(block.transactions[i], sender: block.senders[i]), state: &state, block: env,
-                fork: hardfork, blockHashes: hashes, tracer: &noTracer, buffers: buffers, deadline: deadline)
+                fork: fork, blockHashes: hashes, tracer: &noTracer, buffers: buffers, deadline: deadline)
             if earlier?.status == .aborted { throw .executionTimeout(limits.timeout ?? .zero) }
         }
         var tracer = StructLogTracer(options: options, maxBytes: traceLimits.maxBytes)
@@ -122,7 +123,7 @@ extension DevChain {
         do {
             outcome = try TransactionExecutor.execute(
                 ExecutableTransaction(block.transactions[position.index], sender: block.senders[position.index]),
-                state: &state, block: env, fork: hardfork, blockHashes: hashes, tracer: &tracer, buffers: buffers,
+                state: &state, block: env, fork: fork, blockHashes: hashes, tracer: &tracer, buffers: buffers,
                 deadline: deadline)
         } catch {
             throw .executionFailed("cannot re-execute \(hash): \(error)")
@@ -145,6 +146,8 @@ extension DevChain {
     struct CallContext {
         var call: PreparedCall
         var environment: BlockEnvironment
+        /// The fork of the block the call runs in.
+        var fork: Hardfork
         var hashes: @Sendable (UInt64) -> Bytes32
         /// The state of an earlier block; nil runs on the live state.
         var historical: WorldState?
@@ -164,15 +167,16 @@ extension DevChain {
             }
             env = environment(of: header)
         }
+        let fork = self.fork(number: env.number, timestamp: env.timestamp)
         var call = try prepare(request, environment: &env)
         call.gas = limits.capped(call.gas)
         // EIP-7825 (Osaka): no transaction may ask for more than 2^24 gas, so neither may a call or an estimate
         // (geth lowers both to the cap rather than failing).
-        if let cap = ForkRules(hardfork).transactionGasLimitCap { call.gas = Swift.min(call.gas, cap) }
+        if let cap = ForkRules(fork).transactionGasLimitCap { call.gas = Swift.min(call.gas, cap) }
         var historical: WorldState?
         if let stateNumber = try self.stateNumber(id) { historical = try state(at: stateNumber) }
         return CallContext(
-            call: call, environment: env, hashes: blockHashFunction(upTo: env.number > 0 ? env.number - 1 : 0),
+            call: call, environment: env, fork: fork, hashes: blockHashFunction(upTo: env.number > 0 ? env.number - 1 : 0),
             historical: historical, limits: limits, deadline: limits.deadline())
     }
 
@@ -207,12 +211,12 @@ extension DevChain {
         if let historical = context.historical {
             var journaled = JournaledState(state: historical, blockHashes: context.hashes)
             result = try CallExecutor.run(
-                call, on: &journaled, block: context.environment, fork: hardfork, tracer: &tracer, buffers: buffers,
+                call, on: &journaled, block: context.environment, fork: context.fork, tracer: &tracer, buffers: buffers,
                 deadline: context.deadline)
         } else {
             working.blockHashes = context.hashes
             result = try CallExecutor.run(
-                call, on: &working, block: context.environment, fork: hardfork, tracer: &tracer, buffers: buffers,
+                call, on: &working, block: context.environment, fork: context.fork, tracer: &tracer, buffers: buffers,
                 deadline: context.deadline)
         }
         if result.status == .aborted { throw .executionTimeout(context.limits.timeout ?? .zero) }

@@ -146,6 +146,21 @@ extension DevChain {
 
     private func removeSubscriber(_ id: UInt64) { headSubscribers[id] = nil }
 
+    /// A stream of transactions as the pool accepts them (`eth_subscribe("newPendingTransactions")`), before
+    /// automine includes them; ends with ``close()``. Keeps the newest 1,024 when the reader falls behind.
+    public func newPendingTransactions() -> AsyncStream<PendingTransaction> {
+        let id = nextSubscriberID
+        nextSubscriberID += 1
+        let (stream, continuation) = AsyncStream<PendingTransaction>.makeStream(bufferingPolicy: .bufferingNewest(1024))
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.removePendingSubscriber(id) }
+        }
+        pendingSubscribers[id] = continuation
+        return stream
+    }
+
+    private func removePendingSubscriber(_ id: UInt64) { pendingSubscribers[id] = nil }
+
     /// Waits until the transaction is mined and returns its receipt (nil if the task is cancelled
     /// or the chain closed first).
     public func waitForTransaction(hash: Bytes32) async -> Receipt? {

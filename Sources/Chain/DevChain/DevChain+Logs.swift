@@ -18,6 +18,8 @@ extension DevChain {
                 throw .unknownBlock("fromBlock \(filter.fromBlock ?? .latest)")
             }
             guard let last = resolve(filter.toBlock ?? .latest) else {
+                // geth's wording and code for a range past the head.
+                if case .number? = filter.toBlock { throw .invalidParams("block range extends beyond current head block") }
                 throw .unknownBlock("toBlock \(filter.toBlock ?? .latest)")
             }
             guard first <= last else { throw .invalidParams("invalid block range: fromBlock \(first) > toBlock \(last)") }
@@ -25,12 +27,25 @@ extension DevChain {
             to = last
         }
         let rows = try store.logs(from: from, to: to, addresses: filter.addresses, topics: filter.topics)
-        return rows.map { row in
-            LogEntry(
-                address: row.log.address, topics: row.log.topics, data: row.log.data, blockNumber: row.blockNumber,
-                blockHash: hashes[Int(row.blockNumber)], transactionHash: row.transactionHash,
-                transactionIndex: row.transactionIndex, logIndex: row.logIndex)
+        var timestamps: [UInt64: UInt64] = [:]
+        var entries: [LogEntry] = []
+        entries.reserveCapacity(rows.count)
+        for row in rows {
+            let number = row.blockNumber
+            if timestamps[number] == nil {
+                if let cached = blockCache[number] {
+                    timestamps[number] = cached.block.header.timestamp
+                } else {
+                    timestamps[number] = try store.header(number: number)?.timestamp ?? 0
+                }
+            }
+            entries.append(
+                LogEntry(
+                    address: row.log.address, topics: row.log.topics, data: row.log.data, blockNumber: number,
+                    blockHash: hashes[Int(number)], transactionHash: row.transactionHash,
+                    transactionIndex: row.transactionIndex, logIndex: row.logIndex, blockTimestamp: timestamps[number] ?? 0))
         }
+        return entries
     }
 
     /// False when the bloom proves no log of the block can match.
@@ -66,23 +81,22 @@ extension DevChain {
             history.baseFeePerGas.append(baseFee)
             history.gasUsedRatio.append(header.gasLimit == 0 ? 0 : Double(header.gasUsed) / Double(header.gasLimit))
             history.baseFeePerBlobGas.append(
-                header.excessBlobGas.map { FeeMarket.blobBaseFee(excessBlobGas: $0, fork: hardfork) } ?? .zero)
-            let maxBlob = FeeMarket.maxBlobGas(fork: hardfork)
-            history.blobGasUsedRatio.append(Double(header.blobGasUsed ?? 0) / Double(maxBlob))
+                blobBaseFee(of: header) ?? .zero)
+            let maxBlob = Double(blobSchedule(for: fork(of: header)).max) * Double(BlobGas.perBlob)
+            history.blobGasUsedRatio.append(header.blobGasUsed == nil ? 0 : Double(header.blobGasUsed ?? 0) / maxBlob)
             if !rewardPercentiles.isEmpty {
                 history.reward?.append(rewards(mined, baseFee: baseFee, percentiles: rewardPercentiles))
             }
         }
-        if hardfork >= .london {
+        let nextFork = newestHeader.number == head.number ? pendingFork
+            : fork(number: newestHeader.number + 1, timestamp: newestHeader.timestamp + 1)
+        if nextFork >= .london {
             history.baseFeePerGas.append(FeeMarket.nextBaseFee(parent: newestHeader, initialBaseFee: config.initialBaseFee))
         } else {
             history.baseFeePerGas.append(.zero)
         }
         history.baseFeePerBlobGas.append(
-            hardfork >= .cancun
-                ? FeeMarket.blobBaseFee(
-                    excessBlobGas: FeeMarket.nextExcessBlobGas(parent: newestHeader, fork: hardfork), fork: hardfork)
-                : .zero)
+            nextFork >= .cancun ? nextBlobBaseFee(after: newestHeader, fork: nextFork) : .zero)
         return history
     }
 

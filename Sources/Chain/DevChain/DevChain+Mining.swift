@@ -110,19 +110,33 @@ extension DevChain {
 
     /// The environment of the next block.
     func nextBlockEnvironment(timestamp: UInt64) -> BlockEnvironment {
-        let fork = hardfork
+        let fork = self.fork(number: head.number + 1, timestamp: timestamp)
         return BlockEnvironment(
-            coinbase: config.coinbase, number: head.number + 1, timestamp: timestamp, gasLimit: config.gasLimit,
+            coinbase: config.coinbase, number: head.number + 1, timestamp: timestamp, gasLimit: nextGasLimit(fork: fork),
             difficulty: fork >= .paris ? .zero : .one,
             prevRandao: fork >= .paris ? Keccak256.hash(headHash.bytes) : .zero,
-            baseFee: nextBaseFee ?? .zero,
-            excessBlobGas: fork >= .cancun ? FeeMarket.nextExcessBlobGas(parent: head, fork: fork) : 0,
-            chainID: UInt256(chainId), blobSchedule: FeeMarket.blobSchedule(fork: fork))
+            baseFee: nextBaseFee(fork: fork) ?? .zero,
+            excessBlobGas: fork >= .cancun ? nextExcessBlobGas(after: head, fork: fork) : 0,
+            chainID: UInt256(chainId), blobSchedule: blobSchedule(for: fork))
     }
 
     /// The base fee of the next block (nil before London).
-    var nextBaseFee: UInt256? {
-        hardfork >= .london ? FeeMarket.nextBaseFee(parent: head, initialBaseFee: config.initialBaseFee) : nil
+    var nextBaseFee: UInt256? { nextBaseFee(fork: pendingFork) }
+
+    /// The base fee of a `fork` block after the head (nil before London).
+    func nextBaseFee(fork: Hardfork) -> UInt256? {
+        fork >= .london ? FeeMarket.nextBaseFee(parent: head, initialBaseFee: config.initialBaseFee) : nil
+    }
+
+    /// The gas limit of the next block: the configured one on a dev chain; on a chain from a genesis file the
+    /// head's (doubled at the first London block, EIP-1559's elasticity), so mined blocks continue an
+    /// imported chain within the gas-limit bounds.
+    func nextGasLimit(fork: Hardfork) -> UInt64 {
+        guard config.genesis != nil else { return config.gasLimit }
+        if fork >= .london && head.baseFeePerGas == nil {
+            return head.gasLimit.multipliedReportingOverflow(by: FeeMarket.elasticityMultiplier).partialValue
+        }
+        return head.gasLimit
     }
 
     /// The environment a block's own transactions ran in (for calls and traces at that block).
@@ -131,7 +145,7 @@ extension DevChain {
             coinbase: header.coinbase, number: header.number, timestamp: header.timestamp, gasLimit: header.gasLimit,
             difficulty: header.difficulty, prevRandao: header.mixHash, baseFee: header.baseFeePerGas ?? .zero,
             excessBlobGas: header.excessBlobGas ?? 0, chainID: UInt256(chainId),
-            blobSchedule: FeeMarket.blobSchedule(fork: hardfork))
+            blobSchedule: blobSchedule(for: fork(of: header)))
     }
 
     /// BLOCKHASH for blocks built on block `number`: the 256 hashes up to it.
@@ -153,14 +167,17 @@ extension DevChain {
     func mineBlock(
         limit: Int, timestamp: UInt64?, allowEmpty: Bool
     ) throws(ChainError) -> (block: Block?, rejected: [Bytes32: TransactionValidationError]) {
-        let fork = hardfork
-        let rules = ForkRules(fork)
-        let baseFee = nextBaseFee
         pool.dropStale { working.nonce(of: $0) }
         guard allowEmpty || !pool.isEmpty else { return (nil, [:]) }
 
         let blockTimestamp: UInt64
         if let timestamp { blockTimestamp = timestamp } else { blockTimestamp = try peekTimestamp() }
+        let fork = self.fork(number: head.number + 1, timestamp: blockTimestamp)
+        guard fork >= .byzantium else {
+            throw .rejected("block \(head.number + 1) would be a \(fork) block: blocks before Byzantium are imported, not mined")
+        }
+        let rules = ForkRules(fork)
+        let baseFee = nextBaseFee(fork: fork)
         let env = nextBlockEnvironment(timestamp: blockTimestamp)
         working.blockHashes = blockHashFunction(upTo: head.number)
         // The block processor's start-of-block system calls (EIP-4788 from Cancun, EIP-2935 from Prague). The
@@ -178,7 +195,7 @@ extension DevChain {
         var skipped: Set<Bytes32> = []
         var gasUsed: UInt64 = 0
         var blobGasUsed: UInt64 = 0
-        let maxBlobGas = FeeMarket.maxBlobGas(fork: fork)
+        let maxBlobGas = blobSchedule(for: fork).max.multipliedReportingOverflow(by: BlobGas.perBlob).partialValue
         var noTracer = NoTracer()
 
         while included.count < limit {
@@ -193,7 +210,7 @@ extension DevChain {
             do {
                 outcome = try TransactionExecutor.execute(
                     ExecutableTransaction(candidate.signed, sender: candidate.sender), in: &working, block: env,
-                    fork: fork, blockGasAvailable: config.gasLimit - gasUsed, tracer: &noTracer, buffers: buffers)
+                    fork: fork, blockGasAvailable: env.gasLimit - gasUsed, tracer: &noTracer, buffers: buffers)
             } catch {
                 switch error {
                 case .gasLimitExceedsBlock where !included.isEmpty, .feeCapBelowBaseFee, .blobFeeCapTooLow:
@@ -222,7 +239,7 @@ extension DevChain {
         if fork >= .prague {
             do {
                 let requests = try ExecutionRequests.collect(
-                    logs: outcomes.flatMap(\.logs), depositContract: ExecutionRequests.mainnetDepositContract,
+                    logs: outcomes.flatMap(\.logs), depositContract: schedule.depositContract,
                     in: &working, block: env, fork: fork)
                 requestsHash = ExecutionRequests.hash(requests)
             } catch {
@@ -287,17 +304,26 @@ extension DevChain {
             throw error
         }
 
+        adopt(block, committed: newCommitted, diff: diff, receipts: stored, logs: blockLogs)
+        return (block, rejected)
+    }
+
+    /// Makes a block that is in the database the head (mined or imported): its tries, hash, caches, and the
+    /// announcement to head subscribers.
+    func adopt(
+        _ block: Block, committed newCommitted: CommittedState, diff: StateDiff, receipts stored: [StoredReceipt],
+        logs: [(transactionIndex: Int, log: Log)]
+    ) {
+        let number = block.header.number
         committed = newCommitted
-        head = header
+        head = block.header
         headHash = block.hash
         hashes.append(block.hash)
-        numbersByHash[block.hash] = header.number
-        diffCache[header.number] = diff
-        let receipts = fullReceipts(block: block, stored: stored, logs: blockLogs)
-        blockCache[header.number] = MinedBlock(block: block, receipts: receipts)
+        numbersByHash[block.hash] = number
+        diffCache[number] = diff
+        blockCache[number] = MinedBlock(block: block, receipts: fullReceipts(block: block, stored: stored, logs: logs))
         trimCaches()
         for continuation in headSubscribers.values { continuation.yield(block) }
-        return (block, rejected)
     }
 
     /// The timestamp the next block will get, without consuming it. Fails when it would pass
@@ -327,9 +353,9 @@ extension DevChain {
                     address: entry.log.address, topics: entry.log.topics, data: entry.log.data,
                     blockNumber: header.number, blockHash: block.hash,
                     transactionHash: block.transactions[entry.transactionIndex].hash,
-                    transactionIndex: entry.transactionIndex, logIndex: logIndex))
+                    transactionIndex: entry.transactionIndex, logIndex: logIndex, blockTimestamp: header.timestamp))
         }
-        let blobPrice = header.excessBlobGas.map { FeeMarket.blobBaseFee(excessBlobGas: $0, fork: hardfork) }
+        let blobPrice = blobBaseFee(of: header)
         return stored.enumerated().map { i, receipt in
             let tx = block.transactions[i].transaction
             let logs = byTransaction[i]

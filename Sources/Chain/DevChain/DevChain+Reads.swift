@@ -14,7 +14,9 @@ extension DevChain {
     /// The number `id` names, nil when there is no such block.
     public func resolve(_ id: BlockID) -> UInt64? {
         switch id {
-        case .latest, .pending, .safe, .finalized: return head.number
+        case .latest, .pending: return head.number
+        // With no consensus layer, safe and finalized are the head unless set (`--finalized`, ``setFinalized(_:)``).
+        case .safe, .finalized: return Swift.min(finalized ?? head.number, head.number)
         case .earliest: return 0
         case .number(let n): return n <= head.number ? n : nil
         case .hash(let hash): return numbersByHash[hash]
@@ -32,7 +34,10 @@ extension DevChain {
         if let cached = blockCache[number] { return cached }
         guard number <= head.number, let header = try store.header(number: number) else { return nil }
         let transactions = try store.transactions(block: number)
-        let block = Block(header: header, transactions: transactions.map(\.0), senders: transactions.map(\.1))
+        let body = try store.body(number: number)
+        let block = Block(
+            header: header, transactions: transactions.map(\.0), senders: transactions.map(\.1), ommers: body.ommers,
+            withdrawals: body.withdrawals)
         let logs = try store.logs(block: number).map { (transactionIndex: $0.transactionIndex, log: $0.log) }
         let mined = MinedBlock(
             block: block, receipts: fullReceipts(block: block, stored: try store.receipts(block: number), logs: logs))
@@ -61,7 +66,7 @@ extension DevChain {
             block.transactions[position.index],
             TransactionLocation(
                 sender: block.senders[position.index], blockHash: block.hash, blockNumber: block.number,
-                index: position.index)
+                index: position.index, blockTimestamp: block.header.timestamp)
         )
     }
 

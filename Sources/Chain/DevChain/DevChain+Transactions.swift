@@ -19,8 +19,30 @@ extension DevChain {
     @discardableResult
     public func sendRawTransaction(_ raw: [UInt8]) throws(ChainError) -> Bytes32 {
         let signed: SignedTransaction
-        do { signed = try SignedTransaction.decode(raw) } catch { throw .invalidTransaction(error.description) }
+        let sidecar: BlobSidecar?
+        do { (signed, sidecar) = try SignedTransaction.decodeNetworkForm(raw) } catch {
+            throw .invalidTransaction(error.description)
+        }
+        if let sidecar { try check(sidecar, of: signed.transaction) }
         return try submit(signed)
+    }
+
+    /// A network-form blob transaction's sidecar against its payload and the pending fork: the wrapper version
+    /// the fork takes (EIP-7594's cell proofs from Osaka, one proof per blob before), one blob and commitment
+    /// per versioned hash, and each commitment hashing to its versioned hash. The KZG proofs are not verified
+    /// (a dev node keeps no blobs; the blocks hold only the hashes).
+    private func check(_ sidecar: BlobSidecar, of tx: Transaction) throws(ChainError) {
+        let wanted: UInt8 = pendingFork >= .osaka ? 1 : 0
+        guard sidecar.version == wanted else {
+            throw .rejected("blob sidecar version \(sidecar.version) is not accepted under \(pendingFork) (version \(wanted) is)")
+        }
+        let hashes = tx.blobVersionedHashes
+        guard sidecar.commitments.count == hashes.count else {
+            throw .rejected("blob sidecar has \(sidecar.commitments.count) commitments for \(hashes.count) versioned hashes")
+        }
+        for (i, commitment) in sidecar.commitments.enumerated() where PointEvaluation.versionedHash(commitment) != hashes[i].bytes {
+            throw .rejected("blob \(i): the commitment does not hash to the versioned hash \(hashes[i].hexString)")
+        }
     }
 
     /// Fills in, signs (with the dev key of `request.from`) and submits a transaction: nonce from the
@@ -39,11 +61,11 @@ extension DevChain {
         if request.authorizationList != nil || request.type == 4 {
             return try submit(setCodeTransaction(request, nonce: nonce, gas: gas).sign(with: key))
         }
-        let useLegacyFees = request.gasPrice != nil || hardfork < .london || request.type == 0 || request.type == 1
+        let useLegacyFees = request.gasPrice != nil || pendingFork < .london || request.type == 0 || request.type == 1
         let transaction: Transaction
         if useLegacyFees {
             let price = request.gasPrice ?? gasPrice()
-            if (request.type == 1 || !accessList.isEmpty) && hardfork >= .berlin {
+            if (request.type == 1 || !accessList.isEmpty) && pendingFork >= .berlin {
                 transaction = .accessList(
                     AccessListTransaction(
                         chainId: chainId, nonce: nonce, gasPrice: price, gasLimit: gas, to: request.to,
@@ -79,8 +101,8 @@ extension DevChain {
     /// The type-4 (EIP-7702) transaction `eth_sendTransaction` sends for a request with an authorization list:
     /// it needs a recipient and at least one authorization, and the chain must be at Prague or later.
     private func setCodeTransaction(_ request: CallRequest, nonce: UInt64, gas: UInt64) throws(ChainError) -> Transaction {
-        guard hardfork >= .prague else {
-            throw .rejected("transaction type not supported: set-code (type 4) transactions need Prague, the chain runs \(hardfork)")
+        guard pendingFork >= .prague else {
+            throw .rejected("transaction type not supported: set-code (type 4) transactions need Prague, the chain runs \(pendingFork)")
         }
         guard let to = request.to else { throw .invalidParams("a set-code (type 4) transaction cannot create a contract: give `to`") }
         guard let list = request.authorizationList, !list.isEmpty else {
@@ -109,7 +131,7 @@ extension DevChain {
     /// Validates against the chain's rules and the pending state, pools, and automines.
     func submit(_ signed: SignedTransaction) throws(ChainError) -> Bytes32 {
         let sender: Address
-        do { sender = try signed.validate(for: hardfork, chainID: chainId) } catch {
+        do { sender = try signed.validate(for: pendingFork, chainID: chainId) } catch {
             if case .invalidChainID(_, let found) = error {
                 throw .wrongChainId(expected: chainId, got: found.map { $0.low64 })
             }
@@ -130,20 +152,20 @@ extension DevChain {
         }
         // EIP-3607, relaxed by EIP-7702 (Prague) for an account whose code is a delegation designator.
         if let account, account.codeHash != .emptyCodeHash,
-            !(hardfork >= .prague && Delegation.target(of: account.code) != nil)
+            !(pendingFork >= .prague && Delegation.target(of: account.code) != nil)
         {
             throw .rejected("sender not an eoa: address \(sender), codehash: \(account.codeHash)")
         }
-        if tx.gasLimit > config.gasLimit {
-            throw .rejected("exceeds block gas limit: gas \(tx.gasLimit), block gas limit \(config.gasLimit)")
+        let blockGasLimit = nextGasLimit(fork: pendingFork)
+        if tx.gasLimit > blockGasLimit {
+            throw .rejected("exceeds block gas limit: gas \(tx.gasLimit), block gas limit \(blockGasLimit)")
         }
         if let baseFee = nextBaseFee, tx.maxFeePerGas < baseFee {
             throw .rejected(
                 "max fee per gas less than block base fee: address \(sender), maxFeePerGas: \(tx.maxFeePerGas), baseFee: \(baseFee)")
         }
-        if tx.blobGas > 0, hardfork >= .cancun {
-            let blobFee = FeeMarket.blobBaseFee(
-                excessBlobGas: FeeMarket.nextExcessBlobGas(parent: head, fork: hardfork), fork: hardfork)
+        if tx.blobGas > 0, pendingFork >= .cancun {
+            let blobFee = nextBlobBaseFee(after: head, fork: pendingFork)
             if (tx.maxFeePerBlobGas ?? .zero) < blobFee {
                 throw .rejected("max fee per blob gas less than block blob gas fee: have \(tx.maxFeePerBlobGas ?? .zero), want \(blobFee)")
             }
@@ -173,6 +195,10 @@ extension DevChain {
             throw .poolFull(limit: config.maxPendingTransactions)
         }
         pool.add(signed, sender: sender)
+        if !pendingSubscribers.isEmpty {
+            let pending = PendingTransaction(transaction: signed, sender: sender)
+            for continuation in pendingSubscribers.values { continuation.yield(pending) }
+        }
         if automine {
             let rejected = try mineReady()
             if let error = rejected[hash] { throw .rejected(error.description) }

@@ -17,8 +17,13 @@ import Foundation
 public actor DevChain {
     /// The chain id (EIP-155).
     public nonisolated let chainId: UInt64
-    /// The fork whose rules apply (fixed when the chain is created).
+    /// The fork a dev chain runs; on a chain from a genesis file, the latest fork its schedule names (a block's
+    /// own fork is ``fork(number:timestamp:)``).
     public nonisolated let hardfork: Hardfork
+    /// When each fork activates (``ForkSchedule/fixed(_:)`` of ``hardfork`` on a dev chain).
+    public nonisolated let schedule: ForkSchedule
+    /// The genesis block's timestamp (EIP-2124 fork ids skip time forks at or before it).
+    public nonisolated let genesisTimestamp: UInt64
     /// The configuration the chain was opened with.
     public nonisolated let config: ChainConfig
 
@@ -39,6 +44,8 @@ public actor DevChain {
     var diffCache: [UInt64: StateDiff] = [:]
     var pool = TransactionPool()
     var automine: Bool
+    /// The block `safe` and `finalized` name, when set; nil names the head.
+    var finalized: UInt64?
     var intervalTask: Task<Void, Never>?
     /// Seconds added by `evm_increaseTime` (reported back, and added to wall-clock time).
     var timeOffset: UInt64 = 0
@@ -48,6 +55,7 @@ public actor DevChain {
     var snapshots: [UInt64: Snapshot] = [:]
     var nextSnapshotID: UInt64 = 1
     var headSubscribers: [UInt64: AsyncStream<Block>.Continuation] = [:]
+    var pendingSubscribers: [UInt64: AsyncStream<PendingTransaction>.Continuation] = [:]
     var nextSubscriberID: UInt64 = 0
     let buffers = ExecutionBuffers()
     let devKeys: [Address: PrivateKey]
@@ -58,7 +66,9 @@ public actor DevChain {
     /// Opens the chain in `storage`, or creates it (genesis from `config`) when empty. On open the
     /// state is rebuilt from the state tables and its root checked against the head block's.
     public init(config: ChainConfig = ChainConfig(), storage: ChainStorage = .memory) async throws(ChainError) {
-        guard config.hardfork >= .byzantium else {
+        // A dev chain mines its own blocks, which need receipts with a status (Byzantium); a chain from a genesis
+        // file may start earlier, since its early blocks are imported, not mined.
+        guard config.hardfork >= .byzantium || config.genesis != nil else {
             throw .invalidParams("hardfork \(config.hardfork) is not supported: Byzantium or later")
         }
         guard config.extraData.count <= 32 else { throw .invalidParams("extra data longer than 32 bytes") }
@@ -72,7 +82,20 @@ public actor DevChain {
         var hashes: [Bytes32]
         var hardfork = config.hardfork
         var chainId = config.chainId
+        var genesis = config.genesis
         if let headNumber = try store.headNumber() {
+            if let stored = try store.meta("genesis") {
+                let storedGenesis: Genesis
+                do { storedGenesis = try Genesis(json: stored) } catch { throw .storage("the stored genesis: \(error)") }
+                if let requested = config.genesis, requested.json != stored {
+                    guard let header = try store.header(number: 0),
+                        header.hash == requested.header(stateRoot: requested.alloc.stateRoot, initialBaseFee: config.initialBaseFee).hash
+                    else { throw .configMismatch("the data directory holds a chain from another genesis") }
+                }
+                genesis = storedGenesis
+            } else if config.genesis != nil {
+                throw .configMismatch("the data directory holds a dev chain, not a chain from a genesis file")
+            }
             if let stored = try store.meta("chain_id"), let fork = try store.meta("hardfork") {
                 chainId = Self.decodeUInt64(stored)
                 guard let storedFork = Hardfork(name: String(decoding: fork, as: UTF8.self)) else {
@@ -80,10 +103,11 @@ public actor DevChain {
                 }
                 hardfork = storedFork
             }
-            guard chainId == config.chainId else {
+            // A chain from a genesis file keeps its file's chain id when reopened without the file.
+            guard chainId == config.chainId || (genesis != nil && config.genesis == nil) else {
                 throw .configMismatch("chain id \(chainId) on disk, \(config.chainId) requested")
             }
-            guard hardfork == config.hardfork || config.keepsStoredHardfork else {
+            guard hardfork == config.hardfork || config.keepsStoredHardfork || genesis != nil else {
                 throw .configMismatch("hardfork \(hardfork) on disk, \(config.hardfork) requested")
             }
             guard let header = try store.header(number: headNumber) else { throw .storage("head block missing") }
@@ -98,33 +122,52 @@ public actor DevChain {
             hashes = try store.hashes(from: 0)
             guard hashes.count == Int(headNumber) + 1 else { throw .storage("block numbers are not contiguous") }
         } else {
-            // From Prague the genesis holds the system contracts, as geth's --dev genesis does.
-            var state = WorldState(accounts: SystemContracts.genesisAccounts(fork: config.hardfork))
-            for account in config.devAccounts {
-                state.accounts[account.address, default: Account()].balance = account.balance
+            var state: WorldState
+            if let genesis {
+                state = genesis.alloc
+            } else {
+                // From Prague the genesis holds the system contracts, as geth's --dev genesis does.
+                state = WorldState(accounts: SystemContracts.genesisAccounts(fork: config.hardfork))
+                for account in config.devAccounts {
+                    state.accounts[account.address, default: Account()].balance = account.balance
+                }
             }
             committed = CommittedState(state: WorldState())  // empty, so apply() writes every row and code
             var changes = StateChanges()
             changes.accounts = Set(state.accounts.keys)
+            for (address, account) in state.accounts where !account.storage.isEmpty {
+                changes.slots[address] = Set(account.storage.keys)
+            }
             let writes = committed.apply(changes, from: state)
-            head = Self.genesisHeader(config: config, stateRoot: committed.stateRoot)
-            let genesis = ChainStore.BlockWrite(
+            head =
+                genesis?.header(stateRoot: committed.stateRoot, initialBaseFee: config.initialBaseFee)
+                ?? Self.genesisHeader(config: config, stateRoot: committed.stateRoot)
+            let genesisBlock = ChainStore.BlockWrite(
                 header: head, hash: head.hash, transactions: [], senders: [], receipts: [], logs: [], diff: StateDiff(),
                 state: writes)
-            try store.commit(genesis)
-            try store.setMeta([
+            try store.commit(genesisBlock)
+            var meta: [String: [UInt8]] = [
                 "chain_id": Self.encodeUInt64(config.chainId), "hardfork": Array(config.hardfork.name.utf8),
                 "schema": [1],
-            ])
+            ]
+            if let genesis { meta["genesis"] = genesis.json }
+            try store.setMeta(meta)
             working = JournaledState(state: state)
             hashes = [head.hash]
         }
         working.recordsChanges = true
 
+        var config = config
+        if let genesis {
+            config.use(genesis)
+            hardfork = genesis.schedule.latestFork
+            chainId = genesis.chainId
+        }
         self.chainId = chainId
         self.hardfork = hardfork
-        var config = config
         config.hardfork = hardfork  // the stored fork, when keepsStoredHardfork adopted it
+        self.schedule = config.schedule
+        self.genesisTimestamp = head.number == 0 ? head.timestamp : (try store.header(number: 0))?.timestamp ?? 0
         self.config = config
         self.store = store
         self.lock = lock
@@ -136,11 +179,25 @@ public actor DevChain {
         var numbers: [Bytes32: UInt64] = [:]
         for (i, hash) in hashes.enumerated() { numbers[hash] = UInt64(i) }
         self.numbersByHash = numbers
-        self.automine = config.blockTime == nil
+        self.automine = config.blockTime == nil && config.automine
+        if let stored = try store.meta("finalized"), !stored.isEmpty { self.finalized = Self.decodeUInt64(stored) }
         var keys: [Address: PrivateKey] = [:]
         for account in config.devAccounts { if let key = account.privateKey { keys[account.address] = key } }
         self.devKeys = keys
         if let blockTime = config.blockTime { startIntervalMining(blockTime) }
+    }
+
+    /// Sets the block `safe` and `finalized` name (what a consensus client's forkchoice update does; kept with a
+    /// chain on disk). `nil` goes back to naming the head.
+    public func setFinalized(_ id: BlockID?) throws(ChainError) {
+        guard let id else {
+            finalized = nil
+            try store.setMeta(["finalized": []])
+            return
+        }
+        guard let number = resolve(id) else { throw .unknownBlock("\(id)") }
+        finalized = number
+        try store.setMeta(["finalized": Self.encodeUInt64(number)])
     }
 
     /// Stops interval mining and releases the data directory's lock.
@@ -151,6 +208,50 @@ public actor DevChain {
         lock = nil
         for continuation in headSubscribers.values { continuation.finish() }
         headSubscribers = [:]
+        for continuation in pendingSubscribers.values { continuation.finish() }
+        pendingSubscribers = [:]
+    }
+
+    /// The fork whose rules apply to a block with `number` and `timestamp`.
+    public nonisolated func fork(number: UInt64, timestamp: UInt64) -> Hardfork {
+        schedule.fork(number: number, timestamp: timestamp)
+    }
+
+    /// The fork of the block `header` heads.
+    public nonisolated func fork(of header: BlockHeader) -> Hardfork {
+        schedule.fork(number: header.number, timestamp: header.timestamp)
+    }
+
+    /// The fork of the next block (the pending block's rules: the pool's checks, `eth_estimateGas` on
+    /// `pending`, mining).
+    var pendingFork: Hardfork {
+        let number = head.number == UInt64.max ? head.number : head.number + 1
+        let timestamp = (try? peekTimestamp()) ?? head.timestamp
+        return schedule.fork(number: number, timestamp: timestamp)
+    }
+
+    /// The blob parameters of `fork` on this chain (the genesis file's `blobSchedule`, else the fork's own).
+    nonisolated func blobSchedule(for fork: Hardfork) -> BlobSchedule {
+        schedule.blobSchedule(for: fork) ?? .cancun
+    }
+
+    /// The blob base fee of the block `header` heads (nil before Cancun), with its fork's update fraction.
+    nonisolated func blobBaseFee(of header: BlockHeader) -> UInt256? {
+        header.excessBlobGas.map {
+            FeeMarket.blobBaseFee(excessBlobGas: $0, updateFraction: blobSchedule(for: fork(of: header)).baseFeeUpdateFraction)
+        }
+    }
+
+    /// The excess blob gas of a `fork` block after `parent`.
+    nonisolated func nextExcessBlobGas(after parent: BlockHeader, fork: Hardfork) -> UInt64 {
+        FeeMarket.nextExcessBlobGas(parent: parent, schedule: blobSchedule(for: fork), fork: fork)
+    }
+
+    /// The blob base fee of a `fork` block after `parent`.
+    nonisolated func nextBlobBaseFee(after parent: BlockHeader, fork: Hardfork) -> UInt256 {
+        FeeMarket.blobBaseFee(
+            excessBlobGas: nextExcessBlobGas(after: parent, fork: fork),
+            updateFraction: blobSchedule(for: fork).baseFeeUpdateFraction)
     }
 
     /// The data directory's lock (nil in memory); a node records its URL with ``ChainLock/setURL(_:)``.

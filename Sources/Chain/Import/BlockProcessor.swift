@@ -20,6 +20,9 @@ public struct ProcessedBlock: Sendable {
     public var logsBloom: Bloom
     /// The EIP-7685 requests (nil before Prague).
     public var requests: [[UInt8]]?
+    /// Before Byzantium, each receipt's intermediate state root (the state after its transaction, EIP-658
+    /// replaced it by a status); empty from Byzantium.
+    public var intermediateRoots: [Bytes32] = []
 }
 
 /// The chain's one block-processing path (execution-specs' `state_transition`, geth's `StateProcessor`):
@@ -92,6 +95,7 @@ public struct BlockProcessor: Sendable {
             header, parent: parent, parentHash: parentHash, fork: fork, blobSchedule: schedule,
             initialBaseFee: initialBaseFee)
         try checkBody(block, fork: fork, schedule: schedule)
+        if fork < .paris { try checkProofOfWork(block, parent: parent, fork: fork) }
 
         let env = environment(of: header, fork: fork)
         SystemCalls.beginBlock(
@@ -99,6 +103,7 @@ public struct BlockProcessor: Sendable {
             fork: fork)
         var processed = try executeTransactions(block, env: env, fork: fork, in: &journaled)
         if let withdrawals = block.withdrawals { Self.applyWithdrawals(withdrawals, in: &journaled, fork: fork) }
+        if fork < .paris { ProofOfWork.applyRewards(header: header, ommers: block.ommers, fork: fork, in: &journaled) }
         if fork >= .prague {
             processed.requests = try ExecutionRequests.collect(
                 logs: processed.outcomes.flatMap(\.logs), depositContract: depositContract, in: &journaled, block: env,
@@ -146,6 +151,27 @@ public struct BlockProcessor: Sendable {
         }
     }
 
+    /// The proof-of-work rules that need only the block and its parent: the difficulty (``ProofOfWork``), and
+    /// the ommers — at most two, no repeats, each 1 to 6 generations older than the block and not its parent's
+    /// number or later. (Whether an ommer's parent is an ancestor, and not already included, needs the chain:
+    /// ``DevChain`` checks it on import.)
+    func checkProofOfWork(_ block: DecodedBlock, parent: BlockHeader, fork: Hardfork) throws(BlockValidationError) {
+        let header = block.header
+        let expected = ProofOfWork.difficulty(timestamp: header.timestamp, parent: parent, fork: fork)
+        if header.difficulty != expected { throw .invalidDifficulty(expected: expected, got: header.difficulty) }
+        if block.ommers.count > ProofOfWork.maxOmmers {
+            throw .invalidOmmers("\(block.ommers.count) ommers, at most \(ProofOfWork.maxOmmers)")
+        }
+        var seen: Set<Bytes32> = []
+        for ommer in block.ommers {
+            let hash = ommer.hash
+            guard seen.insert(hash).inserted else { throw .invalidOmmers("ommer \(hash) appears twice") }
+            guard ommer.number < header.number, header.number - ommer.number < ProofOfWork.maxOmmerDepth else {
+                throw .invalidOmmers("ommer \(hash) at height \(ommer.number) is not 1 to 6 blocks below \(header.number)")
+            }
+        }
+    }
+
     /// Recovers each sender and executes each transaction in order with the gas the block has left.
     func executeTransactions(
         _ block: DecodedBlock, env: BlockEnvironment, fork: Hardfork, in journaled: inout JournaledState
@@ -180,9 +206,13 @@ public struct BlockProcessor: Sendable {
             result.blobGasUsed = blobTotal
             let bloom = Bloom(logs: outcome.logs)
             result.logsBloom.formUnion(bloom)
+            // Before Byzantium a receipt commits to the state after its transaction (a full root per transaction:
+            // only the chains of 2015–2017 pay for it).
+            let root = fork < .byzantium ? journaled.state.stateRoot : nil
+            if let root { result.intermediateRoots.append(root) }
             result.receiptEncodings.append(
                 Receipt.consensusEncoding(
-                    type: tx.type, status: outcome.isSuccess, root: nil, cumulativeGasUsed: result.gasUsed, bloom: bloom,
+                    type: tx.type, status: outcome.isSuccess, root: root, cumulativeGasUsed: result.gasUsed, bloom: bloom,
                     logs: outcome.logs))
             result.senders.append(sender)
             result.outcomes.append(outcome)

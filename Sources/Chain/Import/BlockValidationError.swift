@@ -7,6 +7,10 @@ import EthereumTransactions
 public enum BlockValidationError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The RLP does not hold a block (or a header, ommer or withdrawal in it).
     case malformedBlock(String)
+    /// A proof-of-work header's difficulty is not the one its parent and timestamp give.
+    case invalidDifficulty(expected: UInt256, got: UInt256)
+    /// The ommers break a rule (count, depth, ancestry, repeats).
+    case invalidOmmers(String)
     /// A header field is missing, or present before its fork (e.g. a requests hash before Prague).
     case incorrectFormat(String)
     /// The parent hash is not the hash of the parent block.
@@ -66,6 +70,8 @@ public enum BlockValidationError: Error, Sendable, Equatable, CustomStringConver
     public var eestName: String? {
         switch self {
         case .malformedBlock: return "BlockException.RLP_STRUCTURES_ENCODING"
+        case .invalidDifficulty: return "BlockException.INVALID_DIFFICULTY"
+        case .invalidOmmers: return "BlockException.INVALID_UNCLE"
         case .incorrectFormat: return "BlockException.INCORRECT_BLOCK_FORMAT"
         case .unknownParent: return "BlockException.UNKNOWN_PARENT"
         case .invalidNumber: return "BlockException.INVALID_BLOCK_NUMBER"
@@ -106,6 +112,8 @@ public enum BlockValidationError: Error, Sendable, Equatable, CustomStringConver
         let text: String
         switch self {
         case .malformedBlock(let what): text = "malformed block: \(what)"
+        case .invalidDifficulty(let expected, let got): text = "difficulty \(got), expected \(expected) (proof of work)"
+        case .invalidOmmers(let what): text = "ommers: \(what)"
         case .incorrectFormat(let what): text = "header format: \(what)"
         case .unknownParent(let expected, let got):
             text = "parent hash \(got.hexString) is not the parent's hash \(expected.hexString)"

@@ -47,6 +47,9 @@ public enum ChainError: Error, Sendable, Equatable, CustomStringConvertible {
     case dataDirectoryLocked(path: String, pid: Int32, url: String?)
     /// The data directory was created with another chain id or fork.
     case configMismatch(String)
+    /// An imported block broke a rule: its number (nil when it did not decode; then `index` is its position in
+    /// the file) and the rule.
+    case invalidBlock(number: UInt64?, index: Int?, reason: String)
 
     /// The JSON-RPC error code.
     public var rpcCode: Int {
@@ -77,6 +80,9 @@ public enum ChainError: Error, Sendable, Equatable, CustomStringConvertible {
         case .replacementUnderpriced: return "replacement transaction underpriced"
         case .unknownAccount(let address): return "unknown account \(address): the node holds no key for it"
         case .unknownBlock(let what): return "header not found: \(what)"
+        case .invalidBlock(let number, let index, let reason):
+            if let number { return "invalid block \(number): \(reason)" }
+            return "invalid block at position \((index ?? 0) + 1) in the file: \(reason)"
         case .unknownTransaction(let hash): return "transaction \(hash) not found"
         case .executionReverted(_, let reason):
             return reason.map { "execution reverted: \($0)" } ?? "execution reverted"

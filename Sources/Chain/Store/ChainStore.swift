@@ -78,6 +78,8 @@ struct ChainStore: Sendable {
                     address BLOB NOT NULL, slot BLOB NOT NULL, value BLOB NOT NULL,
                     PRIMARY KEY (address, slot)) WITHOUT ROWID;
                 CREATE TABLE IF NOT EXISTS state_diffs (block_number INTEGER PRIMARY KEY, diff BLOB NOT NULL);
+                CREATE TABLE IF NOT EXISTS bodies (
+                    block_number INTEGER PRIMARY KEY, ommers BLOB NOT NULL, withdrawals BLOB);
                 """)
     }
 
@@ -124,6 +126,10 @@ struct ChainStore: Sendable {
         var logs: [(transactionIndex: Int, log: Log)]
         var diff: StateDiff
         var state: CommittedState.Writes
+        /// The ommer headers (imported proof-of-work blocks only).
+        var ommers: [BlockHeader] = []
+        /// The withdrawals (imported blocks only; a mined block's list is empty).
+        var withdrawals: [Withdrawal] = []
     }
 
     /// Writes a block and its state changes atomically.
@@ -174,6 +180,13 @@ struct ChainStore: Sendable {
         }
         try db.cachedStatement(sql: "INSERT INTO state_diffs (block_number, diff) VALUES (?, ?)")
             .execute(arguments: [number, Data(block.diff.encoded)])
+        if !block.ommers.isEmpty || !block.withdrawals.isEmpty {
+            try db.cachedStatement(sql: "INSERT INTO bodies (block_number, ommers, withdrawals) VALUES (?, ?, ?)")
+                .execute(arguments: [
+                    number, Data(RLP.encode(.list(block.ommers.map(\.rlp)))),
+                    Data(RLP.encode(.list(block.withdrawals.map(\.rlp)))),
+                ])
+        }
         if stateTables { try writeState(block.state, db) }
     }
 
@@ -229,7 +242,7 @@ struct ChainStore: Sendable {
                     try Self.revertState(diff, db)
                 }
                 try db.execute(sql: "DELETE FROM blocks WHERE number > ?", arguments: [from])
-                for table in ["transactions", "receipts", "logs", "state_diffs"] {
+                for table in ["transactions", "receipts", "logs", "state_diffs", "bodies"] {
                     try db.execute(sql: "DELETE FROM \(table) WHERE block_number > ?", arguments: [from])
                 }
             }
@@ -320,6 +333,31 @@ struct ChainStore: Sendable {
     }
 
     /// Where a mined transaction is: block number and index.
+    /// The ommers and withdrawals of block `number` (both empty when the block stored none).
+    func body(number: UInt64) throws(ChainError) -> (ommers: [BlockHeader], withdrawals: [Withdrawal]) {
+        let row = try guarded("reading the body of block \(number)") {
+            try queue.inDatabase { db in
+                try Row.fetchOne(
+                    db, sql: "SELECT ommers, withdrawals FROM bodies WHERE block_number = ?",
+                    arguments: [Int64(bitPattern: number)])
+            }
+        }
+        guard let row else { return ([], []) }
+        do {
+            let ommersBlob: Data = row[0]
+            guard case .list(let ommerItems) = try RLP.decode([UInt8](ommersBlob)) else { throw RLPError(.expectedList) }
+            var ommers: [BlockHeader] = []
+            for item in ommerItems { ommers.append(try BlockHeader(encoded: RLP.encode(item))) }
+            var withdrawals: [Withdrawal] = []
+            if let blob: Data = row[1], case .list(let items) = try RLP.decode([UInt8](blob)) {
+                for item in items { withdrawals.append(try Withdrawal(rlp: item)) }
+            }
+            return (ommers, withdrawals)
+        } catch {
+            throw .storage("the stored body of block \(number) does not decode: \(error)")
+        }
+    }
+
     func transactionPosition(hash: Bytes32) throws(ChainError) -> (block: UInt64, index: Int)? {
         try guarded("looking up transaction \(hash)") {
             try queue.inDatabase { db in

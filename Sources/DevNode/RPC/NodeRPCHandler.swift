@@ -83,7 +83,10 @@ public final class NodeRPCHandler: Sendable {
     /// requests are not run and get -32003 "response too large"; once it has run for ``Limits/batchTimeout``
     /// they get -32002 "request timed out" (a batch of 1000 looping calls would otherwise hold the chain for
     /// 1000 call timeouts).
-    public func handle(_ body: [UInt8]) async -> [UInt8] {
+    ///
+    /// `subscriptions` is the connection's subscription state on a WebSocket (`eth_subscribe`, `eth_unsubscribe`);
+    /// over HTTP there is none, and those methods answer -32001 "notifications not supported", as geth does.
+    public func handle(_ body: [UInt8], subscriptions: SubscriptionSession? = nil) async -> [UInt8] {
         guard body.count <= limits.maxBodyBytes else {
             return Self.bytes(Self.errorResponse(
                 id: .null, .invalidRequest("body of \(body.count) bytes is larger than \(limits.maxBodyBytes) bytes")))
@@ -93,7 +96,7 @@ public final class NodeRPCHandler: Sendable {
             return Self.bytes(Self.errorResponse(id: .null, .parseError(error.description)))
         }
         guard case .array(let requests) = document else {
-            return await respond(document).map(Self.bytes) ?? []
+            return await respond(document, subscriptions: subscriptions).map(Self.bytes) ?? []
         }
         guard !requests.isEmpty else { return Self.bytes(Self.errorResponse(id: .null, .invalidRequest("empty batch"))) }
         guard requests.count <= limits.maxBatchLength else {
@@ -110,7 +113,7 @@ public final class NodeRPCHandler: Sendable {
             } else if ContinuousClock.now - started > limits.batchTimeout {
                 answer = Self.unrun(request, JSONRPCErrorObject(code: -32002, message: "request timed out"))
             } else {
-                answer = await respond(request)
+                answer = await respond(request, subscriptions: subscriptions)
             }
             guard let answer else { continue }
             if answered > 0 { out.append(UInt8(ascii: ",")) }
@@ -138,7 +141,7 @@ public final class NodeRPCHandler: Sendable {
     }
 
     /// The answer object for one request object; nil for a well-formed notification (no `id` member).
-    func respond(_ request: JSONValue) async -> JSONValue? {
+    func respond(_ request: JSONValue, subscriptions: SubscriptionSession? = nil) async -> JSONValue? {
         guard case .object(let members) = request else {
             return Self.errorResponse(id: .null, .invalidRequest("a request must be a JSON object"))
         }
@@ -169,8 +172,15 @@ public final class NodeRPCHandler: Sendable {
             return Self.errorResponse(id: id, .invalidRequest("method must be a string"))
         }
         do throws(JSONRPCErrorObject) {
-            let decoded = try RPCRequest.decode(method: name, params: params)
-            let result = try await execute(decoded)
+            let result: JSONValue
+            if name == "eth_subscribe" || name == "eth_unsubscribe" {
+                guard let subscriptions else {
+                    throw JSONRPCErrorObject(code: -32001, message: "notifications not supported")
+                }
+                result = try await subscriptions.call(name, params: params)
+            } else {
+                result = try await execute(try RPCRequest.decode(method: name, params: params))
+            }
             if isNotification { return nil }
             return .object([("jsonrpc", .string("2.0")), ("id", id), ("result", result)])
         } catch {
@@ -203,8 +213,11 @@ public final class NodeRPCHandler: Sendable {
         case .maxPriorityFeePerGas: return NodeWire.q(await chain.maxPriorityFeePerGas())
         case .config:
             // A dev chain runs one fork from genesis: nothing is scheduled, so `next` and `last` are null.
+            let configs = await chain.forkConfigurations()
             return .object([
-                ("current", NodeWire.forkConfiguration(await chain.forkConfiguration())), ("next", .null), ("last", .null),
+                ("current", NodeWire.forkConfiguration(configs.current)),
+                ("next", configs.next.map(NodeWire.forkConfiguration) ?? .null),
+                ("last", configs.last.map(NodeWire.forkConfiguration) ?? .null),
             ])
         case .getBalance(let address, let block):
             return NodeWire.q(try await onChain { () async throws(ChainError) in try await chain.balance(address, at: block) })
@@ -248,7 +261,9 @@ public final class NodeRPCHandler: Sendable {
             let i = Int(index)
             return NodeWire.transaction(
                 block.transactions[i],
-                location: TransactionLocation(sender: block.senders[i], blockHash: block.hash, blockNumber: block.number, index: i),
+                location: TransactionLocation(
+                    sender: block.senders[i], blockHash: block.hash, blockNumber: block.number, index: i,
+                    blockTimestamp: block.header.timestamp),
                 baseFee: block.header.baseFeePerGas)
         case .getTransactionByHash(let hash):
             guard let (signed, location) = try await onChain({ () async throws(ChainError) in try await chain.transaction(hash: hash) })
@@ -263,6 +278,17 @@ public final class NodeRPCHandler: Sendable {
             guard receipt.type == .setCode else { return NodeWire.receipt(receipt) }
             let signed = try await onChain { () async throws(ChainError) in try await chain.transaction(hash: hash) }?.0
             return NodeWire.receipt(receipt, authorizations: signed?.transaction.authorizationList)
+        case .rawHeader(let id):
+            return NodeWire.data(try await rawBlock(id).header.encoded)
+        case .rawBlock(let id):
+            return NodeWire.data(try await rawBlock(id).encoded)
+        case .rawReceipts(let id):
+            let receipts = try await onChain { () async throws(ChainError) in try await chain.receipts(id) }
+            guard let receipts else { throw JSONRPCErrorObject(ChainError.unknownBlock("\(id)")) }
+            return .array(receipts.map { NodeWire.data($0.consensusEncoding) })
+        case .rawTransaction(let hash):
+            let found = try await onChain { () async throws(ChainError) in try await chain.transaction(hash: hash) }
+            return found.map { NodeWire.data($0.0.encoded) } ?? .null
         case .getLogs(let filter):
             return .array(try await onChain { () async throws(ChainError) in try await chain.logs(filter) }.map(NodeWire.log))
         case .sendRawTransaction(let raw):
@@ -359,5 +385,12 @@ public final class NodeRPCHandler: Sendable {
             let lf = logFilter
             return .array(try await onChain { () async throws(ChainError) in try await chain.logs(lf) }.map(NodeWire.log))
         }
+    }
+
+    /// The block `id` names, or geth's "header not found" error.
+    private func rawBlock(_ id: BlockID) async throws(JSONRPCErrorObject) -> Block {
+        let block = try await onChain { () async throws(ChainError) in try await chain.block(id) }
+        guard let block else { throw JSONRPCErrorObject(ChainError.unknownBlock("\(id)")) }
+        return block
     }
 }

@@ -20,7 +20,7 @@ enum NodeWire {
             ("address", address(entry.address)), ("topics", .array(entry.topics.map(hash))), ("data", data(entry.data)),
             ("blockNumber", q(entry.blockNumber)), ("blockHash", hash(entry.blockHash)),
             ("transactionHash", hash(entry.transactionHash)), ("transactionIndex", q(entry.transactionIndex)),
-            ("logIndex", q(entry.logIndex)), ("removed", .bool(entry.removed)),
+            ("blockTimestamp", q(entry.blockTimestamp)), ("logIndex", q(entry.logIndex)), ("removed", .bool(entry.removed)),
         ])
     }
 
@@ -58,6 +58,7 @@ enum NodeWire {
         var members: [(key: String, value: JSONValue)] = [
             ("blockHash", location.blockHash.map(hash) ?? .null),
             ("blockNumber", location.blockNumber.map { q($0) } ?? .null),
+            ("blockTimestamp", location.blockTimestamp.map { q($0) } ?? .null),
             ("from", address(location.sender)), ("gas", q(tx.gasLimit)), ("gasPrice", q(price)),
             ("hash", hash(signed.hash)), ("input", data(tx.data)), ("nonce", q(tx.nonce)), ("to", address(tx.to)),
             ("transactionIndex", location.index.map { q($0) } ?? .null), ("value", q(tx.value)),
@@ -89,14 +90,14 @@ enum NodeWire {
             ("sha3Uncles", hash(h.ommersHash)), ("logsBloom", data(h.logsBloom.bytes)),
             ("transactionsRoot", hash(h.transactionsRoot)), ("stateRoot", hash(h.stateRoot)),
             ("receiptsRoot", hash(h.receiptsRoot)), ("miner", address(h.coinbase)), ("difficulty", q(h.difficulty)),
-            ("totalDifficulty", q(h.difficulty &* UInt256(h.number + 1))), ("extraData", data(h.extraData)),
-            ("size", q(block.size)), ("gasLimit", q(h.gasLimit)), ("gasUsed", q(h.gasUsed)),
-            ("timestamp", q(h.timestamp)), ("mixHash", hash(h.mixHash)), ("uncles", .array([])),
+            ("extraData", data(h.extraData)), ("size", q(block.size)), ("gasLimit", q(h.gasLimit)),
+            ("gasUsed", q(h.gasUsed)), ("timestamp", q(h.timestamp)), ("mixHash", hash(h.mixHash)),
+            ("uncles", .array(block.ommers.map { hash($0.hash) })),
         ]
         if let baseFee = h.baseFeePerGas { members.append(("baseFeePerGas", q(baseFee))) }
         if let root = h.withdrawalsRoot {
             members.append(("withdrawalsRoot", hash(root)))
-            members.append(("withdrawals", .array([])))
+            members.append(("withdrawals", .array((block.withdrawals ?? []).map(withdrawal))))
         }
         if let used = h.blobGasUsed { members.append(("blobGasUsed", q(used))) }
         if let excess = h.excessBlobGas { members.append(("excessBlobGas", q(excess))) }
@@ -107,7 +108,9 @@ enum NodeWire {
             transactions = block.transactions.enumerated().map { i, tx in
                 transaction(
                     tx,
-                    location: TransactionLocation(sender: block.senders[i], blockHash: block.hash, blockNumber: h.number, index: i),
+                    location: TransactionLocation(
+                        sender: block.senders[i], blockHash: block.hash, blockNumber: h.number, index: i,
+                        blockTimestamp: h.timestamp),
                     baseFee: h.baseFeePerGas)
             }
         } else {
@@ -115,6 +118,22 @@ enum NodeWire {
         }
         members.append(("transactions", .array(transactions)))
         return .object(members)
+    }
+
+    /// A block's header as `eth_subscribe("newHeads")` sends it (geth's header JSON): the block object without
+    /// its body members (transactions, uncles, withdrawals) and size.
+    static func header(_ block: Block) -> JSONValue {
+        guard case .object(let members) = NodeWire.block(block, full: false) else { return .null }
+        let body: Set<String> = ["transactions", "uncles", "withdrawals", "size"]
+        return .object(members.filter { !body.contains($0.key) })
+    }
+
+    /// A withdrawal (EIP-4895): index, validator index and amount (gwei) as quantities.
+    static func withdrawal(_ w: Withdrawal) -> JSONValue {
+        .object([
+            ("index", q(w.index)), ("validatorIndex", q(w.validatorIndex)), ("address", address(w.address)),
+            ("amount", q(w.amount)),
+        ])
     }
 
     /// An EIP-7910 fork configuration object: members in alphabetical order, `activationTime` and the blob
@@ -159,19 +178,19 @@ enum NodeWire {
                 ("gasCost", .number(String(step.gasCost))), ("depth", .number(String(step.depth))),
             ]
             // geth's StructLogRes: stack items as quantities, memory as 32-byte words and storage slots as
-            // 64 hex digits without 0x, return data as 0x data; each member only when recorded.
+            // 32-byte 0x hex, return data as 0x data; each member only when recorded.
             if let error = step.error { members.append(("error", .string(error))) }
             if let stack = step.stack { members.append(("stack", .array(stack.map { .string($0.hexString) }))) }
             if let data = step.returnData { members.append(("returnData", .string(Hex.encode(data)))) }
             if let memory = step.memory {
                 let words = stride(from: 0, to: memory.count, by: 32).map { start -> JSONValue in
-                    .string(Hex.encode(Array(memory[start..<Swift.min(start + 32, memory.count)]), prefix: false))
+                    .string(Hex.encode(Array(memory[start..<Swift.min(start + 32, memory.count)])))
                 }
                 members.append(("memory", .array(words)))
             }
             if let storage = step.storage {
                 let slots = storage.sorted { $0.key < $1.key }.map { slot in
-                    (key: Hex.encode(slot.key.bigEndianBytes, prefix: false), value: JSONValue.string(Hex.encode(slot.value.bigEndianBytes, prefix: false)))
+                    (key: Hex.encode(slot.key.bigEndianBytes), value: JSONValue.string(Hex.encode(slot.value.bigEndianBytes)))
                 }
                 members.append(("storage", .object(slots)))
             }
@@ -180,7 +199,7 @@ enum NodeWire {
         }
         return .object([
             ("gas", .number(String(trace.gas))), ("failed", .bool(trace.failed)),
-            ("returnValue", .string(Hex.encode(trace.returnValue, prefix: false))), ("structLogs", .array(logs)),
+            ("returnValue", .string(Hex.encode(trace.returnValue))), ("structLogs", .array(logs)),
         ])
     }
 }

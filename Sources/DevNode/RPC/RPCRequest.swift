@@ -37,6 +37,10 @@ public enum RPCRequest: Sendable, Equatable {
     case newFilter(Chain.LogFilter), newBlockFilter, getFilterChanges(String), getFilterLogs(String), uninstallFilter(String)
     // debug
     case traceTransaction(Bytes32, StructLogOptions, timeout: Duration?)
+    /// `debug_getRawHeader`, `debug_getRawBlock`, `debug_getRawReceipts`: consensus encodings of a block's parts.
+    case rawHeader(BlockID), rawBlock(BlockID), rawReceipts(BlockID)
+    /// `debug_getRawTransaction`: a mined or pooled transaction's EIP-2718 encoding.
+    case rawTransaction(Bytes32)
     // dev (evm_, anvil_, hardhat_)
     case snapshot, revert(UInt64), mine(blocks: Int, timestamp: UInt64?, interval: UInt64?), increaseTime(UInt64)
     case setNextBlockTimestamp(UInt64), setAutomine(Bool), setIntervalMining(UInt64)
@@ -106,6 +110,10 @@ public enum RPCRequest: Sendable, Equatable {
             let hash = try p.hash(0)
             let (options, timeout) = try p.traceOptions(1)
             return .traceTransaction(hash, options, timeout: timeout)
+        case "debug_getRawHeader": try p.expect(1, 1); return .rawHeader(try p.block(0))
+        case "debug_getRawBlock": try p.expect(1, 1); return .rawBlock(try p.block(0))
+        case "debug_getRawReceipts": try p.expect(1, 1); return .rawReceipts(try p.block(0))
+        case "debug_getRawTransaction": try p.expect(1, 1); return .rawTransaction(try p.hash(0))
         case "evm_snapshot", "anvil_snapshot": try p.expect(0, 0); return .snapshot
         case "evm_revert", "anvil_revert": try p.expect(1, 1); return .revert(try p.uint64(0))
         case "evm_mine", "anvil_mine", "hardhat_mine":

@@ -1,11 +1,14 @@
 import AuthEmulator
 import Hummingbird
+import HummingbirdCore
+import HummingbirdWebSocket
 import Logging
 import NIOCore
 import NIOPosix
 
-/// The dev node's HTTP server (Hummingbird): JSON-RPC on `POST /` answered by a ``NodeRPCHandler``,
-/// and the Firebase Auth emulator's endpoints when an ``AuthEmulator`` is given. Every request first
+/// The dev node's HTTP server (Hummingbird): JSON-RPC on `POST /` answered by a ``NodeRPCHandler``, the same
+/// over a WebSocket upgrade of `GET /` (with `eth_subscribe`, ``WebSocketRPC``), and the Firebase Auth
+/// emulator's endpoints when an ``AuthEmulator`` is given. Every request first
 /// passes the ``HTTPAccessPolicy`` (Host allowlist, CORS). Bodies over the handler's limit get a JSON-RPC
 /// error with HTTP 413 without being read in full; a body not received within the request timeout gets
 /// 408, and a connection idle (or stuck in its headers) for the idle timeout is closed, so slow clients
@@ -38,7 +41,8 @@ public enum DevNodeServer {
     ) -> some ApplicationProtocol {
         // The auth routes' context carries the client's address, for the auth service's per-address limits.
         let router = Router(context: AuthEmulatorRequestContext.self)
-        router.add(middleware: HTTPAccessMiddleware(policy: access ?? HTTPAccessPolicy(boundHost: host)))
+        let policy = access ?? HTTPAccessPolicy(boundHost: host)
+        router.add(middleware: HTTPAccessMiddleware(policy: policy))
         let limit = handler.limits.maxBodyBytes
         let bodyTimeout = timeouts.body
         router.post("/") { request, _ -> Response in
@@ -66,11 +70,15 @@ public enum DevNodeServer {
         }
         if let auth { addAuthEmulatorRoutes(to: router, emulator: auth, bodyTimeout: bodyTimeout) }
         let idle = timeouts.idle.components
+        let http1 = HTTP1Channel.Configuration(
+            idleTimeout: TimeAmount.nanoseconds(idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000))
+        let webSocket = WebSocketServerConfiguration(maxFrameSize: limit, autoPing: .enabled(timePeriod: .seconds(30)))
+        let subscriptionLimits = SubscriptionSession.Limits()
         return Application(
             router: router,
-            server: .http1(
-                configuration: .init(
-                    idleTimeout: TimeAmount.nanoseconds(idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000))),
+            server: .http1WebSocketUpgrade(configuration: .init(http1: http1, ws: webSocket)) { request, _, _ in
+                WebSocketRPC.shouldUpgrade(request, handler: handler, access: policy, limits: subscriptionLimits)
+            },
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: nil),
             onServerRunning: { channel in
                 let bound = channel.localAddress?.port ?? port

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import CarChainKit
 import EthereumCrypto
 import EthereumPrimitives
@@ -10,11 +11,14 @@ struct SignupCommand: AsyncParsableCommand {
         commandName: "signup",
         abstract: "Create a user: auth account, Ethereum account, funding (dev chains) and on-chain registration.",
         discussion: """
-            Creates the email/password account in the auth service (the embedded one on the data dir unless --auth-url), a new Ethereum account whose keystore is encrypted with the same password ($CARCHAIN_HOME/keystore, mode 0600), funds it from dev account 0 when the chain is a development chain (elsewhere it says how much ETH to send), registers the uid on chain with registerNewUser sent from the new account, and logs in (session in $CARCHAIN_HOME/session.json, tokens only). The password is asked twice without echo, or read from --password-file or --password-stdin; it is never printed or stored.
+            Creates the email/password account in the auth service (the embedded one on the data dir unless --auth-url), a new Ethereum account whose keystore is encrypted with a wallet passphrase ($CARCHAIN_HOME/keystore, mode 0600), funds it from dev account 0 when the chain is a development chain (elsewhere it says how much ETH to send), registers the uid on chain with registerNewUser sent from the new account, and logs in (session in $CARCHAIN_HOME/session.json, tokens only).
+
+            Two secrets: the login password (the auth service's; asked twice without echo, or --password-file / --password-stdin) and the wallet passphrase that encrypts the account key, asked separately so that a leaked login password does not unlock the key (asked twice without echo, or --wallet-password-file, or the second line of standard input with --password-stdin). Commands that sign for the user (rent, return, credit, …) ask for the wallet passphrase. --same-password uses the login password for both, with a warning. Neither is ever printed or stored.
 
             Examples:
               carchain signup alice@example.com
-              printf '%s\\n' "$PASSWORD" | carchain signup alice@example.com --password-stdin
+              printf '%s\\n%s\\n' "$PASSWORD" "$WALLET_PASSPHRASE" | carchain signup alice@example.com --password-stdin
+              carchain signup bob@example.com --password-file pw.txt --wallet-password-file wallet.txt
               carchain signup manager@example.com --import-private-key-env DEPLOYER_KEY
             """
     )
@@ -26,23 +30,66 @@ struct SignupCommand: AsyncParsableCommand {
     var importPrivateKeyEnv: String?
     @OptionGroup var auth: AuthOptions
     @OptionGroup var password: PasswordOptions
+    @Option(help: ArgumentHelp(
+        "Read the wallet passphrase (it encrypts the account key) from the first line of this file; with --password-stdin it may instead be stdin's second line.",
+        valueName: "FILE"))
+    var walletPasswordFile: String?
+    @Flag(help: "Encrypt the account key with the login password instead of a separate wallet passphrase (then a leak of the login password also unlocks the key).")
+    var samePassword = false
     @OptionGroup var node: NodeOptions
     @OptionGroup var transactions: TransactionOptions
     @OptionGroup var output: JSONOption
 
-    func validate() throws { _ = try AmountOption.parse(fund, option: "--fund") }
+    func validate() throws {
+        _ = try AmountOption.parse(fund, option: "--fund")
+        if samePassword && walletPasswordFile != nil { throw ValidationError("give --wallet-password-file or --same-password, not both") }
+    }
+
+    /// The wallet passphrase: the login password with `--same-password` (with a warning), `--wallet-password-file`,
+    /// standard input's second line after `--password-stdin`'s first, or typed twice without echo. A script that
+    /// gives the login password non-interactively must say which. The warning to print once the sign-up succeeded
+    /// (a failed one prints its error line alone) comes back with it.
+    func walletPassphrase(loginPassword: String) throws -> (passphrase: String, warning: String?) {
+        if samePassword {
+            return (loginPassword, "--same-password: the account key is encrypted with the login password, so a leak of that password also unlocks the key")
+        }
+        let passphrase: String
+        if let walletPasswordFile {
+            passphrase = try Secrets.password(
+                file: walletPasswordFile, fileOption: "--wallet-password-file", stdin: false, prompt: "", confirm: false)
+        } else if password.passwordStdin {
+            passphrase = try Secrets.firstLine(of: STDIN_FILENO, limit: InputFile.secretLimit, what: "--password-stdin")
+            guard !passphrase.isEmpty else {
+                throw CLIError(
+                    "--password-stdin: the wallet passphrase goes on the second line of standard input (or give --wallet-password-file, or --same-password)")
+            }
+        } else if password.passwordFile != nil {
+            throw CLIError("--password-file gives the login password only: add --wallet-password-file FILE (or --same-password)")
+        } else {
+            passphrase = try Secrets.password(
+                file: nil, fileOption: "", stdin: false,
+                prompt: "Choose a wallet passphrase for the account key (not your login password): ", confirm: true)
+        }
+        guard !passphrase.isEmpty else { throw CLIError("the wallet passphrase is empty") }
+        if passphrase == loginPassword {
+            return (passphrase, "the wallet passphrase is the login password: a leak of one unlocks both (that is what --same-password says)")
+        }
+        return (passphrase, nil)
+    }
 
     func run() async throws {
         let connection = try node.connection()
         let fundAmount = try TransactionOptions.amount(fund, option: "--fund")
         let key = try importPrivateKeyEnv.map { try Secrets.privateKey(fromEnvironment: $0) } ?? PrivateKey.random()
         let password = try self.password.read(prompt: "Choose a password for \(email): ", confirm: true)
+        let (walletPassphrase, warning) = try walletPassphrase(loginPassword: password)
         // Reach the chain before creating anything, so a wrong --rpc or --chain-id leaves no half-made user.
         let chain = try await ChainSession.reading(connection)
         let result = try await AccountFlow.signup(
-            email: email, password: password, key: key, paths: AppPaths.current(connection), auth: auth.configuration, chain: chain,
-            settings: try transactions.settings(), fund: fundAmount)
+            email: email, password: password, walletPassphrase: walletPassphrase, key: key, paths: AppPaths.current(connection),
+            auth: auth.configuration, chain: chain, settings: try transactions.settings(), fund: fundAmount)
         result.emit(json: output.json)
+        if let warning { FileHandle.standardError.write(Data("carchain: warning: \(warning)\n".utf8)) }
     }
 }
 

@@ -2,27 +2,49 @@ import ArgumentParser
 import CarChain
 import CarChainKit
 import EthereumPrimitives
+import EthereumRPC
 import Foundation
 
 extension GasReportFormat: ExpressibleByArgument {}
+extension L2DataFee.Mode: ExpressibleByArgument {}
 
-/// `carchain gas-report`: a scenario on an ephemeral deterministic chain, and the gas of every function.
+/// `carchain gas-report`: a scenario on an ephemeral deterministic chain (or a node), and the gas of every
+/// function — printed, kept as a snapshot, checked against one, priced under several forks, charted.
 struct GasReportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gas-report",
-        abstract: "Run a scenario on an ephemeral chain and report the gas of every CarChain function.",
+        abstract: "Run a scenario and report the gas of every CarChain function (snapshots, CI checks, forks, L2 fees, charts).",
         discussion: """
             The scenario (a JSON file, see docs/SCENARIOS.md; default: the seed's replay) runs on a fresh
-            deterministic in-process chain with the project's contract. The report has forge's columns
-            (deployment cost and size; per function min, avg, median, max and # calls) and the fee at
-            --gas-price, and in fiat with --eth-price. --compare runs the same scenario on another
-            artifact (e.g. the seed's) and shows both side by side with the change in percent.
+            deterministic in-process chain with the project's contract (or --artifact's), or against a node
+            with --rpc. The report has forge's columns: Deployment Cost, Deployment Size (the creation
+            transaction's data: creation code and constructor arguments), Runtime Size (the deployed code),
+            and per function min, avg, median, max and # calls, with the fee at --gas-price (and in USD with
+            --eth-price). docs/GAS-REPORT.md describes every option and file format.
+
+            L2 data fee (--l2): the cost of posting each signed transaction to L1, as a rollup does:
+              calldata: (16 x non-zero bytes + 4 x zero bytes) x --l1-base-fee
+              blob:     ceil(bytes / 31) x 32 blob gas x --blob-base-fee
+
+            --check FILE exits 1 when a function's median or max (a deployment's gas) rose above FILE's by
+            more than --tolerance percent; --diff FILE prints every change with its percentage. Both print the
+            changes instead of the report (as a Markdown table for a pull request with --format markdown).
 
             Examples:
               carchain gas-report --seed-scenario
               carchain gas-report --scenario testdata/scenarios/busy-day.json --format markdown
               carchain gas-report --seed-scenario --compare ../shared/seed-carchain/CarChain.json
               carchain gas-report --seed-scenario --gas-price 20gwei --eth-price 3500 --format json
+              carchain gas-report --snapshot .gas-snapshot
+              carchain gas-report --check .gas-snapshot --tolerance 1
+              carchain gas-report --diff .gas-snapshot --format markdown > gas-diff.md
+              carchain gas-report --json gas-report.json
+              carchain gas-report --forks cancun,prague,osaka
+              carchain gas-report --artifact ../shared/seed-carchain/CarChain.json --forks byzantium,istanbul,berlin,london
+              carchain gas-report --l2 blob --blob-base-fee 1gwei
+              carchain gas-report --l2 calldata --l1-base-fee 5gwei
+              carchain gas-report --chart gas.svg --forks cancun,prague,osaka
+              carchain gas-report --rpc http://127.0.0.1:8545 --chain-id 31337
             """
     )
 
@@ -32,14 +54,29 @@ struct GasReportCommand: AsyncParsableCommand {
     @Flag(help: "Run the seed's replay scenario (the default when no --scenario is given).")
     var seedScenario = false
 
-    @Option(help: "The fork the chain runs: cancun (default), prague, … (the project's contract needs cancun or later).")
-    var hardfork = "cancun"
+    @Option(help: ArgumentHelp("A CarChain artifact (JSON with abi, bytecode, deployedBytecode) to report on instead of the project's.", valueName: "file"))
+    var artifact: String?
+
+    @Option(help: "The fork the chain runs: cancun (default), prague, osaka, … (the project's contract needs cancun or later; the seed's byzantium).")
+    var hardfork: String?
+
+    @Option(help: ArgumentHelp("Run the scenario under each fork (comma-separated, e.g. cancun,prague,osaka) and print them side by side, naming the EIP behind each change.", valueName: "forks"))
+    var forks: String?
 
     @Option(help: "The gas price for fees: an amount with a unit, e.g. 1gwei, 0.5gwei, 30000000000 (wei; 0 to 2^256-1 wei).")
     var gasPrice = "1gwei"
 
     @Option(help: "The price of one ETH in USD, for a fiat fee column (e.g. 3500 or 3500.25; at most 6 decimals).")
     var ethPrice: String?
+
+    @Option(help: ArgumentHelp("Add an L2 data-fee column: calldata or blob (the formulas are above).", valueName: "mode"))
+    var l2: L2DataFee.Mode?
+
+    @Option(help: ArgumentHelp("With --l2 calldata: the L1 base fee per gas (default 1gwei; 0 to 2^256-1 wei).", valueName: "amount"))
+    var l1BaseFee: String?
+
+    @Option(help: ArgumentHelp("With --l2 blob: the blob base fee per blob gas (default 1wei; 0 to 2^256-1 wei).", valueName: "amount"))
+    var blobBaseFee: String?
 
     @Option(help: "Output: table, markdown or json.")
     var format: GasReportFormat = .table
@@ -50,59 +87,39 @@ struct GasReportCommand: AsyncParsableCommand {
     @Flag(help: "Also list every step with its outcome and gas.")
     var steps = false
 
+    @Option(help: ArgumentHelp("Write a sorted, line-per-function snapshot (like forge's .gas-snapshot) to this file.", valueName: "file"))
+    var snapshot: String?
+
+    @Option(name: .customLong("json"), help: ArgumentHelp("Write the full report as JSON (docs/gas-report.schema.json) to this file.", valueName: "file"))
+    var jsonFile: String?
+
+    @Option(help: ArgumentHelp("Compare with this snapshot; exit 1 when a median or max rose beyond --tolerance.", valueName: "file"))
+    var check: String?
+
+    @Option(help: ArgumentHelp("With --check: the rise in percent still accepted (default 0; 0 to 1000).", valueName: "pct"))
+    var tolerance: Double?
+
+    @Option(help: ArgumentHelp("Print every change against this snapshot, with its percentage.", valueName: "file"))
+    var diff: String?
+
+    @Option(help: ArgumentHelp("Write a bar chart (SVG) of median gas per function, per fork with --forks.", valueName: "file.svg"))
+    var chart: String?
+
+    @Option(help: ArgumentHelp("Replay the scenario against this node's JSON-RPC URL instead of an in-process chain.", valueName: "url"))
+    var rpc: String?
+
+    @Option(help: "With --rpc: the chain id the node must report (default: whatever it reports; \(OptionRanges.chainID.text)).")
+    var chainId: UInt64?
+
+    @Option(help: ArgumentHelp("With --rpc: seconds each request and each receipt may take (\(OptionRanges.timeout.text)).", valueName: "seconds"))
+    var timeout: Double = 30
+
     func validate() throws {
-        if scenario != nil && seedScenario { throw ValidationError("give either --scenario FILE or --seed-scenario, not both") }
-        do { _ = try GasPricing(gasPrice: gasPrice, ethPrice: ethPrice) } catch { throw ValidationError(error.description) }
+        try GasReportValidation(self).check()
     }
 
     func run() async throws {
-        let pricing = try GasPricing(gasPrice: gasPrice, ethPrice: ethPrice)
-        let fork = try ScenarioReporting.hardfork(hardfork)
-        let scenario = try scenario.map { try Scenario(contentsOf: URL(fileURLWithPath: $0)) } ?? Scenario.seedReplay()
-        var baselineArtifact: CarChainArtifact?
-        var baselineLabel = ""
-        if let compare {
-            let bytes = try CLIInput.file(compare, option: "--compare")
-            do {
-                baselineArtifact = try CarChainArtifact(json: bytes)
-            } catch {
-                throw CLIError("--compare \(compare): \(error)")
-            }
-            baselineLabel = baselineArtifact?.flavour == .seed ? "seed" : URL(fileURLWithPath: compare).lastPathComponent
-            if baselineLabel == "project" { baselineLabel = "compared" }
-        }
-
-        let run = try await ScenarioRunner.run(scenario, artifact: .project, label: "project", hardfork: fork)
-        var baselineRun: ScenarioRun?
-        if let baselineArtifact {
-            baselineRun = try await ScenarioRunner.run(
-                scenario, artifact: baselineArtifact, label: baselineLabel, hardfork: fork, checkExpectations: false)
-        }
-
-        let title = "Scenario \(scenario.name): \(scenario.steps.count) steps after the deployment, \(fork.name), deterministic in-process chain"
-        switch format {
-        case .json:
-            var members: [(key: String, value: JSONValue)] = [
-                ("scenario", .string(scenario.name)), ("hardfork", .string(fork.name)),
-            ]
-            if let baselineRun {
-                let comparison = GasReportComparison(candidate: run.gasReport(), baseline: baselineRun.gasReport())
-                members += comparison.jsonValue(pricing: pricing).objectValue ?? []
-            } else {
-                members += run.gasReport().jsonValue(pricing: pricing).objectValue ?? []
-            }
-            if steps {
-                members.append(("steps", .array(run.steps.map { ScenarioReporting.stepJSON($0, baseline: baselineRun?.steps[$0.number - 1]) })))
-            }
-            print(JSONValue.object(members).description)
-        case .table, .markdown:
-            print(format == .markdown ? "**\(title)**\n" : title)
-            if steps { print(ScenarioReporting.stepsTable(run, baseline: baselineRun, markdown: format == .markdown)) }
-            if let baselineRun {
-                print(GasReportComparison(candidate: run.gasReport(), baseline: baselineRun.gasReport()).render(format, pricing: pricing))
-            } else {
-                print(run.gasReport().render(format, pricing: pricing))
-            }
-        }
+        let plan = try GasReportPlan(self)
+        try await plan.execute()
     }
 }

@@ -33,9 +33,10 @@ struct DemoCommand: AsyncParsableCommand {
     @OptionGroup var node: NodeOptions
     @OptionGroup var transactions: TransactionOptions
 
-    /// The demo user's email and password (the password stays inside this process).
+    /// The demo user's email, password and wallet passphrase (both secrets stay inside this process).
     static let userEmail = "lucia@example.com"
     static let userPassword = "carchain-demo-\(UInt32.random(in: 100_000...999_999))"
+    static let userWalletPassphrase = "carchain-wallet-\(UInt32.random(in: 100_000...999_999))"
 
     func run() async throws {
         let directory = try prepareHome()
@@ -99,8 +100,8 @@ struct DemoCommand: AsyncParsableCommand {
         step(3, "A user signs up: \(Self.userEmail)")
         let userKey = PrivateKey.random()
         let signup = try await AccountFlow.signup(
-            email: Self.userEmail, password: Self.userPassword, key: userKey, paths: paths, auth: auth.configuration, chain: chain,
-            settings: settings, fund: AccountSetup.oneEther)
+            email: Self.userEmail, password: Self.userPassword, walletPassphrase: Self.userWalletPassphrase, key: userKey,
+            paths: paths, auth: auth.configuration, chain: chain, settings: settings, fund: AccountSetup.oneEther)
         for line in signup.lines { say(line) }
         let uid = signup.session.uid
         for (function, used) in signup.gas { gas.record(function, gasUsed: used) }
@@ -154,7 +155,7 @@ struct DemoCommand: AsyncParsableCommand {
         step(9, "Gas used by every transaction of this demo\(rules)")
         let size = try await chain.client.code(at: contract.address).count
         let pricing = GasPricing(gasPrice: try await chain.client.gasPrice())
-        for line in gas.report(deploymentSize: size).render(.table, pricing: pricing).split(separator: "\n", omittingEmptySubsequences: false) {
+        for line in gas.report(deploymentSize: gas.deploymentGas == nil ? nil : CarChainArtifact.project.bytecode.count, runtimeSize: size).render(.table, pricing: pricing).split(separator: "\n", omittingEmptySubsequences: false) {
             say(String(line))
         }
         if !gas.transfers.isEmpty {

@@ -17,8 +17,10 @@ struct DemoGasLedger {
     }
 
     /// The report of the contract's calls (and its deployment, when seen).
-    func report(deploymentSize: Int?) -> GasReport {
-        GasReport(contract: "CarChain", deploymentGas: deploymentGas, deploymentSize: deploymentSize, observations: observations)
+    func report(deploymentSize: Int?, runtimeSize: Int?) -> GasReport {
+        GasReport(
+            contract: "CarChain", deploymentGas: deploymentGas, deploymentSize: deploymentSize, runtimeSize: runtimeSize,
+            observations: observations)
     }
 
     /// Every transaction's gas, transfers included.

@@ -24,6 +24,9 @@ struct NodeCommand: AsyncParsableCommand {
               carchain node --rpc-gas-cap 100000000 --rpc-evm-timeout 10
               carchain node --allow-origin http://localhost:3000 --allow-host devbox.local
               carchain node --host 0.0.0.0 --allow-host 192.168.1.20
+              carchain node --genesis genesis.json --import chain.rlp --finalized latest --no-mining --ephemeral
+
+            A chain from elsewhere: --genesis reads a genesis.json in geth's format (chain id, fork blocks and times, blobSchedule, alloc, header fields) and --import executes and validates the blocks of an RLP file (geth's export format) on top of it, with each block's fork rules; proof-of-work seals are not verified. Such a chain gets no CarChain deployment and keeps its file's chain id and forks when its data directory is reopened.
             """
     )
 
@@ -60,6 +63,20 @@ struct NodeCommand: AsyncParsableCommand {
         "Close connections idle this long, and refuse bodies not received within it (\(Self.httpTimeoutRange.text)).",
         valueName: "seconds"))
     var httpTimeout: Double = 30
+    @Option(help: ArgumentHelp(
+        "Start from this genesis file (geth's genesis.json format) instead of a dev genesis; replaces --chain-id, --hardfork and --gas-limit.",
+        valueName: "file"))
+    var genesis: String?
+    @Option(help: ArgumentHelp(
+        "Import the blocks of this file (concatenated RLP, as geth exports them) before serving; a bad block stops the node with its number and rule.",
+        valueName: "file"))
+    var `import`: String?
+    @Option(help: ArgumentHelp(
+        "Mark this block as safe and finalized (latest, a number or a hash; default: safe and finalized name the head).",
+        valueName: "block"))
+    var finalized: String?
+    @Flag(help: "Do not mine: transactions wait in the pool until evm_mine (a node without a consensus client).")
+    var noMining = false
     @Flag(help: "Print a log line per request.") var verbose = false
 
     /// Every fork name `--hardfork` accepts (also in any case, and paris as "merge"), from the Hardfork type.
@@ -84,6 +101,9 @@ struct NodeCommand: AsyncParsableCommand {
         if rpcGasCap != 0 { try Self.gasCapRange.check(rpcGasCap) }
         if rpcEvmTimeout != 0 { try Self.evmTimeoutRange.check(rpcEvmTimeout) }
         try Self.httpTimeoutRange.check(httpTimeout)
+        if genesis != nil && hardfork != nil { throw ValidationError("--genesis sets the forks: give --genesis or --hardfork, not both") }
+        if noMining && blockTime != nil { throw ValidationError("give --no-mining or --block-time, not both") }
+        if let finalized { _ = try ChainFileOptions.blockID(finalized, option: "--finalized") }
         for origin in allowOrigin where !Self.isOrigin(origin) {
             throw ValidationError(
                 "--allow-origin must be an origin such as http://localhost:3000 (scheme://host[:port], no path), got \(origin.prefix(100))")
@@ -120,6 +140,10 @@ struct NodeCommand: AsyncParsableCommand {
         }
         config.gasLimit = gasLimit
         if let blockTime { config.blockTime = .milliseconds(Int64((blockTime * 1000).rounded())) }
+        config.automine = !noMining
+        if let genesis { config.use(try ChainFileOptions.genesis(genesis, option: "--genesis")) }
+        let blocks = try self.import.map { path throws(CLIError) in try ChainFileOptions.blocks(path, option: "--import") }
+        let finalizedBlock = try finalized.map { text throws(CLIError) in try ChainFileOptions.blockID(text, option: "--finalized") }
         let directory: URL? = ephemeral ? nil : (dataDir.map { URL(fileURLWithPath: $0) } ?? CarchainHome.current().chainDirectory)
         if !HTTPAccessPolicy.isLoopback(host) {
             FileHandle.standardError.write(Data((
@@ -127,7 +151,9 @@ struct NodeCommand: AsyncParsableCommand {
                     + "methods and its unlocked dev accounts. Requests must still name an allowed host "
                     + "(--allow-host NAME, or * for any).\n").utf8))
         }
-        let node = try await LocalNode.open(config: config, directory: directory, limits: limits)
+        let node = try await LocalNode.open(
+            config: config, directory: directory, limits: limits, blocks: blocks, finalized: finalizedBlock,
+            progress: blocks.map { ImportProgress(total: $0.count).report })
         var logger = Logger(label: "carchain.node")
         logger.logLevel = verbose ? .info : .warning
         let lock = await node.chain.dataDirectoryLock
@@ -154,16 +180,20 @@ struct NodeCommand: AsyncParsableCommand {
     /// The start-up banner.
     struct Banner: Sendable {
         let chain: DevChain
-        let contract: Address
+        let contract: Address?
         let directory: URL?
 
         func print(url: String) {
             var lines: [String] = []
             lines.append("carchain node listening on \(url)")
-            lines.append("chain id \(chain.chainId), \(chain.hardfork.name), gas limit \(chain.config.gasLimit), "
-                + (chain.config.blockTime == nil ? "automine" : "interval mining"))
+            let mining = chain.config.blockTime != nil ? "interval mining" : chain.config.automine ? "automine" : "no mining"
+            if let genesis = chain.config.genesis {
+                lines.append("chain id \(chain.chainId), from a genesis file (\(genesis.fork.name) at genesis, \(chain.hardfork.name) last), \(mining)")
+            } else {
+                lines.append("chain id \(chain.chainId), \(chain.hardfork.name), gas limit \(chain.config.gasLimit), \(mining)")
+            }
             lines.append("data: " + (directory?.path ?? "in memory (--ephemeral)"))
-            lines.append("CarChain: \(contract.checksummed)")
+            if let contract { lines.append("CarChain: \(contract.checksummed)") }
             lines.append("auth emulator: \(url)/identitytoolkit.googleapis.com/v1/accounts:signUp?key=any")
             lines.append("")
             lines.append("Dev accounts (the public test mnemonic \"\(DevAccounts.testMnemonic)\"; never send real funds):")

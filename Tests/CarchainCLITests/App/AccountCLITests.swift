@@ -27,7 +27,8 @@ import Glibc
     }
 
     static func flow(_ home: Home, email: String, extra: [String] = []) throws {
-        try home.succeed(["signup", email] + extra, password: first)
+        // One secret for login and key (--same-password), so a password change moves the key with it.
+        try home.succeed(["signup", email, "--same-password"] + extra, password: first)
 
         // A wrong current password changes nothing.
         let wrong = try home.fail(["account", "password", "--new-password-file", try passwordFile(home, second)] + extra, password: "not it")
@@ -84,5 +85,39 @@ import Glibc
         #expect(try home.fail(
             ["account", "reset", "nobody@example.com", "--auth-url", url, "--project-id", "other-project",
              "--new-password-file", try Self.passwordFile(home, Self.first)]).contains("PROJECT_NOT_FOUND"))
+    }
+
+    /// The account key has its own wallet passphrase (the default): the login password does not unlock it, the
+    /// wallet passphrase does, a login-password change leaves it alone, and scripts must say where it comes from.
+    @Test func theWalletPassphraseIsSeparateFromTheLoginPassword() throws {
+        guard let home = Home() else { return }
+        let email = "wallet@example.com"
+        let wallet = "wallet-passphrase-7"
+        // --password-stdin: the login password on the first line, the wallet passphrase on the second.
+        let signup = try home.run(["signup", email, "--password-stdin"], stdin: "\(Self.first)\n\(wallet)\n")
+        #expect(signup.status == 0, "\(signup.stderr)")
+        #expect(signup.stdout.contains("encrypted with your wallet passphrase"), "\(signup.stdout)")
+        #expect(!signup.stdout.contains(wallet) && !signup.stderr.contains(wallet))
+        // Signing for the user takes the wallet passphrase, not the login password.
+        let wrong = try home.fail(["credit", "add", "1"], password: Self.first)
+        #expect(wrong.contains("wrong wallet passphrase"), "\(wrong)")
+        #expect(try home.succeed(["credit", "add", "1"], password: wallet).hasPrefix("added 1 credit to \(email)"))
+        // A login-password change leaves the key as it is.
+        let changed = try home.succeed(["account", "password", "--new-password-file", try Self.passwordFile(home, Self.second)], password: Self.first)
+        #expect(changed.contains("unchanged: it has its own wallet passphrase"), "\(changed)")
+        #expect(try home.succeed(["credit", "add", "1"], password: wallet).hasPrefix("added 1 credit"))
+
+        // Non-interactive sign-ups must say where the wallet passphrase comes from.
+        let file = try Self.passwordFile(home, Self.first)
+        #expect(try home.fail(["signup", "other@example.com", "--password-file", file]).contains("--wallet-password-file"))
+        #expect(try home.fail(["signup", "other@example.com"], password: Self.first).contains("second line"))
+        #expect(try home.fail(["signup", "other@example.com", "--same-password", "--wallet-password-file", file]).contains("not both"))
+        // --same-password works, with a warning.
+        let same = try home.run(["signup", "same@example.com", "--password-file", file, "--same-password"])
+        #expect(same.status == 0, "\(same.stderr)")
+        #expect(same.stderr.contains("warning: --same-password"))
+        let separate = try home.run(
+            ["signup", "files@example.com", "--password-file", file, "--wallet-password-file", try Self.passwordFile(home, wallet)])
+        #expect(separate.status == 0, "\(separate.stderr)")
     }
 }

@@ -81,7 +81,7 @@ import Glibc
     /// signup → credit → rent → return → profile, and the checks common to both backends.
     static func journey(_ home: AppHome, email: String, plate: String) throws {
         let pw = password
-        let signup = try home.succeed(["signup", email], password: pw)
+        let signup = try home.succeed(["signup", email, "--same-password"], password: pw)
         #expect(signup.contains("signed up \(email): uid ") && signup.contains("funded 0x") && signup.contains("registered "), "\(signup)")
         #expect(!signup.contains(pw))
         #expect(try home.succeed(["credit", "add", "2"], password: pw).hasPrefix("added 2 credit to \(email): tx 0x"))
@@ -122,7 +122,7 @@ import Glibc
         let whoami = try home.succeed(["whoami", "--json"])
         #expect(whoami.contains("\"auth\":\"\(url)\""), "\(whoami)")
         // An explicit --auth-url reaches the same service: the account exists there.
-        #expect(try home.fail(["signup", "frank@example.com", "--auth-url", url], password: Self.password).contains("(EMAIL_EXISTS"))
+        #expect(try home.fail(["signup", "frank@example.com", "--auth-url", url, "--same-password"], password: Self.password).contains("(EMAIL_EXISTS"))
         kill(node.processIdentifier, SIGTERM)
         node.waitUntilExit()
         // After the node stops, the in-process service on the same files knows the user.

@@ -54,7 +54,7 @@ extension NodeCLIHarness {
         try cli.succeed(["car", "register", "2353HYP", "--at", "40.4190,-3.7000"])
         #expect(try cli.fail(["car", "register", "BAD1"]).hasPrefix("carchain: invalid plate \"BAD1\": expected four digits and three capital letters"))
 
-        let signup = try cli.succeed(["signup", "alice@example.com"], password: pw)
+        let signup = try cli.succeed(["signup", "alice@example.com", "--same-password"], password: pw)
         let lines = signup.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("signed up alice@example.com: uid ") == true, "\(signup)")
         #expect(lines.contains { $0.hasPrefix("funded 0x") && $0.contains("with 1 ETH from dev account 0") })
@@ -85,7 +85,7 @@ extension NodeCLIHarness {
 
         #expect(NodeCLIHarness.isTransactionLine(try cli.succeed(["rent", "6789BBB"], password: pw), summary: "rented car 6789BBB to alice@example.com"))
         #expect(try cli.fail(["rent", "2353HYP"], password: pw).hasPrefix("carchain: user already renting a car"))
-        #expect(try cli.fail(["rent", "2353HYP"], password: "not-her-password").hasPrefix("carchain: wrong password for alice@example.com's account key"))
+        #expect(try cli.fail(["rent", "2353HYP"], password: "not-her-password").hasPrefix("carchain: wrong wallet passphrase for alice@example.com's account key"))
         let all = try JSONValue(parsing: try cli.succeed(["cars", "--all", "--json"]))
         let listed = try #require(all.arrayValue)
         #expect(listed.count == 2)
@@ -139,7 +139,7 @@ extension NodeCLIHarness {
         try cli.succeed(["car", "register", "6789BBB", "--at", "40.4170,-3.7040"])
         // The deployer signs up with its own key: the chain makes it the manager.
         let deployer = ["K0": "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80"]
-        try cli.succeed(["signup", "manager@example.com", "--import-private-key-env", "K0"], password: pw, environment: deployer)
+        try cli.succeed(["signup", "manager@example.com", "--import-private-key-env", "K0", "--same-password"], password: pw, environment: deployer)
         let whoami = try cli.succeed(["whoami"])
         #expect(whoami.contains("account: 0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\nrole:    manager"), "\(whoami)")
         #expect(try cli.fail(["rent", "6789BBB"], password: pw)
@@ -150,10 +150,10 @@ extension NodeCLIHarness {
             summary: "registered car 2353HYP"))
 
         // Auth errors: one line, exit 1, Firebase's codes.
-        #expect(try cli.fail(["signup", "manager@example.com"], password: pw).hasPrefix("carchain: ") == true)
-        #expect(try cli.fail(["signup", "manager@example.com"], password: pw).contains("(EMAIL_EXISTS"))
-        #expect(try cli.fail(["signup", "not-an-email"], password: pw).contains("(INVALID_EMAIL"))
-        #expect(try cli.fail(["signup", "bob@example.com"], password: "12345").contains("(WEAK_PASSWORD"))
+        #expect(try cli.fail(["signup", "manager@example.com", "--same-password"], password: pw).hasPrefix("carchain: ") == true)
+        #expect(try cli.fail(["signup", "manager@example.com", "--same-password"], password: pw).contains("(EMAIL_EXISTS"))
+        #expect(try cli.fail(["signup", "not-an-email", "--same-password"], password: pw).contains("(INVALID_EMAIL"))
+        #expect(try cli.fail(["signup", "bob@example.com", "--same-password"], password: "12345").contains("(WEAK_PASSWORD"))
         #expect(try cli.fail(["login", "manager@example.com"], password: "bad one") == "carchain: the email or password is incorrect (INVALID_LOGIN_CREDENTIALS)")
         let empty = try cli.run(["login", "manager@example.com", "--password-stdin"], stdin: "")
         #expect(empty.status == 1 && empty.stderr == "carchain: --password-stdin: no password on standard input\n")

@@ -16,12 +16,17 @@ package enum PointEvaluation {
     static let versionedHashVersion: UInt8 = 0x01
     static let fieldElementsPerBlob = UInt256(4096)
 
+    /// EIP-4844's `kzg_to_versioned_hash`: 0x01 ‖ sha256(commitment)[1...].
+    package static func versionedHash(_ commitment: [UInt8]) -> [UInt8] {
+        var versioned = Array(SHA256.hash(data: commitment))
+        versioned[0] = versionedHashVersion
+        return versioned
+    }
+
     static func run(input: [UInt8], gasLimit: UInt64) -> PrecompileResult {
         guard gasLimit >= gas, input.count == 192 else { return .failure }
         let commitmentBytes = Array(input[96..<144])
-        var versioned = Array(SHA256.hash(data: commitmentBytes))
-        versioned[0] = versionedHashVersion
-        guard versioned[...] == input[0..<32] else { return .failure }
+        guard versionedHash(commitmentBytes)[...] == input[0..<32] else { return .failure }
         let z = UInt256(truncatingBigEndian: input[32..<64])
         let y = UInt256(truncatingBigEndian: input[64..<96])
         guard z < BLSConstants.groupOrder, y < BLSConstants.groupOrder,

@@ -1,0 +1,63 @@
+import EthereumPrimitives
+import Foundation
+
+/// The whole gas report as one JSON document (`gas-report --json FILE`), for tools that keep or compare
+/// reports. Its shape is fixed by `docs/gas-report.schema.json` (JSON Schema 2020-12) and versioned by
+/// `schemaVersion`: a field is only ever added within a version; renaming or removing one makes a new
+/// version.
+public enum GasReportDocument {
+    /// The version of the document's schema.
+    public static let schemaVersion = 1
+
+    /// Where the numbers came from.
+    public enum Source: Sendable, Hashable {
+        /// A fresh deterministic in-process chain per fork.
+        case inProcess
+        /// A node given by URL (only its origin is kept: a path or query may carry an API key).
+        case rpc(ScenarioRPCRunner.Node)
+    }
+
+    /// The origin of a node URL (`https://host:8545`), without path, query or credentials.
+    public static func origin(_ url: String) -> String {
+        guard let components = URLComponents(string: url), let scheme = components.scheme, let host = components.host else {
+            return "(unparsed URL)"
+        }
+        return "\(scheme)://\(host)" + (components.port.map { ":\($0)" } ?? "")
+    }
+
+    /// The document.
+    public static func json(
+        scenario: Scenario, source: Source, contract: String, reports: [(fork: Hardfork?, report: GasReport)], pricing: GasPricing,
+        l2: L2DataFee?
+    ) -> JSONValue {
+        var sourceMembers: [(key: String, value: JSONValue)]
+        switch source {
+        case .inProcess:
+            sourceMembers = [("kind", .string("in-process"))]
+        case .rpc(let node):
+            sourceMembers = [("kind", .string("rpc")), ("origin", .string(origin(node.url))), ("chainId", .number(String(node.chainID)))]
+            sourceMembers.append(("clientVersion", node.clientVersion.map(JSONValue.string) ?? .null))
+        }
+        var pricingMembers: [(key: String, value: JSONValue)] = [
+            ("gasPriceWei", .string(pricing.gasPrice.description)), ("gasPriceGwei", .string(pricing.gasPriceGwei)),
+        ]
+        if let eth = pricing.ethPrice {
+            pricingMembers.append(("ethPrice", .string(eth)))
+            pricingMembers.append(("currency", .string(pricing.currency)))
+        }
+        let l2Value: JSONValue =
+            l2.map { .object([("mode", .string($0.mode.rawValue)), ("priceWei", .string($0.price.description)), ("formula", .string($0.formula))]) }
+            ?? .null
+        let forks: [JSONValue] = reports.map { entry in
+            .object([("fork", entry.fork.map { .string($0.name) } ?? .null)] + (entry.report.jsonValue(pricing: pricing, l2: l2).objectValue ?? []))
+        }
+        let named = reports.compactMap { entry in entry.fork.map { (fork: $0, report: entry.report) } }
+        let changes = named.count > 1 ? ForkGasReport(reports: named).changes.map(\.jsonValue) : []
+        return .object([
+            ("schemaVersion", .number(String(schemaVersion))), ("generator", .string("carchain gas-report")),
+            ("scenario", .object([("name", .string(scenario.name)), ("steps", .number(String(scenario.steps.count)))])),
+            ("source", .object(sourceMembers)), ("contract", .string(contract)), ("pricing", .object(pricingMembers)), ("l2", l2Value),
+            ("forks", .array(forks)), ("forkChanges", .array(changes)),
+        ])
+    }
+}

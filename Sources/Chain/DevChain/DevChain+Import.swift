@@ -1,0 +1,210 @@
+import EVM
+import EthereumPrimitives
+import EthereumTransactions
+import EthereumTrie
+
+/// What an import did.
+public struct ImportSummary: Sendable, Equatable {
+    /// Blocks executed and added.
+    public var imported: Int
+    /// Blocks the chain already held (same hash at the same height), skipped.
+    public var known: Int
+    /// Transactions in the imported blocks.
+    public var transactions: Int
+    /// Gas used by the imported blocks.
+    public var gasUsed: UInt64
+    /// The head after the import.
+    public var headNumber: UInt64
+    /// The head's hash.
+    public var headHash: Bytes32
+
+    public init(imported: Int = 0, known: Int = 0, transactions: Int = 0, gasUsed: UInt64 = 0, headNumber: UInt64, headHash: Bytes32) {
+        self.imported = imported
+        self.known = known
+        self.transactions = transactions
+        self.gasUsed = gasUsed
+        self.headNumber = headNumber
+        self.headHash = headHash
+    }
+}
+
+/// Splits a file of concatenated RLP blocks (geth's `export` format, hive's `chain.rlp`) into the blocks' bytes.
+public enum BlockFile {
+    /// The bytes of each block, in file order. A truncated or non-list item is an error naming its offset.
+    public static func split(_ bytes: [UInt8]) throws(ChainError) -> [ArraySlice<UInt8>] {
+        var blocks: [ArraySlice<UInt8>] = []
+        var offset = 0
+        while offset < bytes.count {
+            let first = bytes[offset]
+            guard first >= 0xc0 else { throw .invalidParams("byte \(offset): not an RLP list (a block starts with 0xc0–0xff)") }
+            var headerLength = 1
+            var length = 0
+            if first <= 0xf7 {
+                length = Int(first - 0xc0)
+            } else {
+                let lengthBytes = Int(first - 0xf7)
+                guard lengthBytes <= 4, offset + 1 + lengthBytes <= bytes.count else {
+                    throw .invalidParams("byte \(offset): truncated or oversized RLP length")
+                }
+                for i in 0..<lengthBytes { length = length << 8 | Int(bytes[offset + 1 + i]) }
+                headerLength += lengthBytes
+            }
+            let (end, overflow) = (offset + headerLength).addingReportingOverflow(length)
+            guard !overflow, end <= bytes.count else {
+                throw .invalidParams("byte \(offset): the block's RLP runs past the end of the file (\(bytes.count) bytes)")
+            }
+            blocks.append(bytes[offset..<end])
+            offset = end
+        }
+        return blocks
+    }
+}
+
+extension DevChain {
+    /// The largest chain file `importBlocks(file:)` callers should read at once (blocks are held in memory).
+    public static let maxImportFileSize = 2 << 30
+
+    /// Executes and validates each block of `bytes` (concatenated RLP blocks) on top of the head, in order,
+    /// with the rules of each block's fork (``BlockProcessor``; proof-of-work seals are not verified). Blocks
+    /// the chain already holds are skipped. The first bad block stops the import: the error names its number and
+    /// the rule it broke, nothing of it or after it is kept, and the chain stays at the last good block.
+    /// `progress` is called after each block with the count done and the total.
+    @discardableResult
+    public func importBlocks(
+        rlp bytes: [UInt8], progress: (@Sendable (_ done: Int, _ total: Int, _ number: UInt64) -> Void)? = nil
+    ) throws(ChainError) -> ImportSummary {
+        let parts = try BlockFile.split(bytes)
+        var summary = ImportSummary(headNumber: head.number, headHash: headHash)
+        for (index, part) in parts.enumerated() {
+            let block: DecodedBlock
+            do { block = try DecodedBlock(encoded: Array(part)) } catch {
+                throw .invalidBlock(number: nil, index: index, reason: error.description)
+            }
+            if try importBlock(block) {
+                summary.imported += 1
+                summary.transactions += block.transactions.count
+                summary.gasUsed = summary.gasUsed &+ block.header.gasUsed
+            } else {
+                summary.known += 1
+            }
+            progress?(index + 1, parts.count, block.header.number)
+        }
+        summary.headNumber = head.number
+        summary.headHash = headHash
+        return summary
+    }
+
+    /// Validates and adds one block on top of the head. Returns false when the chain already holds it.
+    @discardableResult
+    public func importBlock(_ block: DecodedBlock) throws(ChainError) -> Bool {
+        let header = block.header
+        if header.number <= head.number, Int(header.number) < hashes.count, hashes[Int(header.number)] == block.hash {
+            return false
+        }
+        func invalid(_ reason: String) -> ChainError { .invalidBlock(number: header.number, index: nil, reason: reason) }
+        guard header.parentHash == headHash, header.number == head.number &+ 1 else {
+            if let parent = numbersByHash[header.parentHash] {
+                throw invalid("its parent is block \(parent), not the head \(head.number): side chains are not imported")
+            }
+            throw invalid("unknown parent \(header.parentHash.hexString) (the head is block \(head.number))")
+        }
+        let fork = self.fork(of: header)
+        if fork < .paris && !block.ommers.isEmpty { try checkOmmerAncestry(block) }
+        let processor = BlockProcessor(
+            chainID: chainId, depositContract: schedule.depositContract, initialBaseFee: config.initialBaseFee,
+            blobSchedules: schedule.blobSchedules)
+        // Pending dev-control changes would otherwise land in the imported block's state.
+        _ = working.takeChanges()
+        let saved = working
+        working.blockHashes = blockHashFunction(upTo: head.number)
+        var diff = StateDiff()
+        var newCommitted = committed
+        var writes = CommittedState.Writes()
+        let processed: ProcessedBlock
+        do {
+            processed = try processor.process(block, parent: head, parentHash: headHash, fork: fork, in: &working) { journaled in
+                let changes = journaled.takeChanges()
+                diff = committed.reverseDiff(for: changes)
+                writes = newCommitted.apply(changes, from: journaled.state)
+                return newCommitted.stateRoot
+            }
+        } catch {
+            working = saved
+            throw invalid(error.description)
+        }
+
+        var stored: [StoredReceipt] = []
+        var logs: [(transactionIndex: Int, log: Log)] = []
+        var cumulative: UInt64 = 0
+        for (i, outcome) in processed.outcomes.enumerated() {
+            cumulative += outcome.gasUsed
+            let tx = block.transactions[i].transaction
+            let sender = processed.senders[i]
+            stored.append(
+                StoredReceipt(
+                    status: outcome.isSuccess, cumulativeGasUsed: cumulative, gasUsed: outcome.gasUsed,
+                    effectiveGasPrice: outcome.effectiveGasPrice,
+                    contractAddress: tx.to == nil ? ContractAddress.create(sender: sender, nonce: tx.nonce) : nil,
+                    root: i < processed.intermediateRoots.count ? processed.intermediateRoots[i] : nil))
+            for log in outcome.logs { logs.append((i, log)) }
+        }
+        let added = Block(
+            header: header, transactions: block.transactions, senders: processed.senders, ommers: block.ommers,
+            withdrawals: block.withdrawals)
+        do {
+            try store.commit(
+                ChainStore.BlockWrite(
+                    header: header, hash: added.hash, transactions: block.transactions, senders: processed.senders,
+                    receipts: stored, logs: logs, diff: diff, state: writes, ommers: block.ommers,
+                    withdrawals: block.withdrawals ?? []))
+        } catch {
+            working = saved
+            throw error
+        }
+        adopt(added, committed: newCommitted, diff: diff, receipts: stored, logs: logs)
+        pool.dropStale { working.nonce(of: $0) }
+        return true
+    }
+
+    /// The ommer rules that need the chain (geth's `VerifyUncles`): each ommer's parent is one of the block's
+    /// last seven ancestors but not its parent, and no ommer is an ancestor or already named by one.
+    private func checkOmmerAncestry(_ block: DecodedBlock) throws(ChainError) {
+        let number = block.header.number
+        let first = number > ProofOfWork.maxOmmerDepth ? number - ProofOfWork.maxOmmerDepth : 0
+        var ancestors: Set<Bytes32> = []
+        var included: Set<Bytes32> = []
+        for n in first..<number {
+            ancestors.insert(hashes[Int(n)])
+            if let mined = try minedBlock(n) { for ommer in mined.block.ommers { included.insert(ommer.hash) } }
+        }
+        for ommer in block.ommers {
+            let hash = ommer.hash
+            let reason: String?
+            if ancestors.contains(hash) {
+                reason = "ommer \(hash.hexString) is an ancestor"
+            } else if included.contains(hash) {
+                reason = "ommer \(hash.hexString) was already included"
+            } else if !ancestors.contains(ommer.parentHash) || ommer.parentHash == block.header.parentHash {
+                reason = "ommer \(hash.hexString) does not branch off within the last 7 ancestors (or is a sibling)"
+            } else {
+                reason = nil
+            }
+            if let reason {
+                throw .invalidBlock(number: number, index: nil, reason: BlockValidationError.invalidOmmers(reason).description)
+            }
+        }
+    }
+
+    /// The consensus encodings of blocks `from...to` (clamped to the head), oldest first: what `carchain chain
+    /// export` writes and `importBlocks` reads back.
+    public func exportBlocks(from: UInt64, to: UInt64) throws(ChainError) -> [[UInt8]] {
+        let last = Swift.min(to, head.number)
+        guard from <= last else { return [] }
+        var blocks: [[UInt8]] = []
+        for number in from...last {
+            guard let mined = try minedBlock(number) else { throw .unknownBlock("\(number)") }
+            blocks.append(mined.block.encoded)
+        }
+        return blocks
+    }
+}

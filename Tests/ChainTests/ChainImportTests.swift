@@ -1,0 +1,159 @@
+import Chain
+import EVM
+import EthereumPrimitives
+import Foundation
+import Testing
+import TestSupport
+
+/// A chain from geth's genesis format and blocks from another client: execution-apis' rpc-compat test chain
+/// (54 blocks, Homestead through the Merge to BPO2, with ommers, every transaction type and withdrawals), whose
+/// block hashes and state roots geth computed. Every block is executed and its header commitments checked.
+@Suite struct ChainImportTests {
+    static func files() -> (genesis: [UInt8], chain: [UInt8])? {
+        guard let genesis = TestPaths.shared("rpc-compat/genesis.json", what: "the rpc-compat genesis"),
+            let chain = TestPaths.shared("rpc-compat/chain.rlp", what: "the rpc-compat chain")
+        else { return nil }
+        guard let g = try? Data(contentsOf: genesis), let c = try? Data(contentsOf: chain) else { return nil }
+        return ([UInt8](g), [UInt8](c))
+    }
+
+    static func chain(_ genesisBytes: [UInt8]) async throws -> DevChain {
+        var config = ChainConfig()
+        config.use(try Genesis(json: genesisBytes))
+        return try await DevChain(config: config)
+    }
+
+    @Test func theGenesisFileGivesGethsGenesisHash() async throws {
+        guard let (genesisBytes, chainBytes) = Self.files() else { return }
+        let genesis = try Genesis(json: genesisBytes)
+        #expect(genesis.chainId == 3_503_995_874_084_926)
+        #expect(genesis.schedule.fork(number: 0, timestamp: 0) == .homestead)
+        #expect(genesis.schedule.fork(number: 9, timestamp: 90) == .byzantium)
+        #expect(genesis.schedule.fork(number: 15, timestamp: 150) == .petersburg)
+        #expect(genesis.schedule.fork(number: 36, timestamp: 360) == .paris)
+        #expect(genesis.schedule.fork(number: 45, timestamp: 450) == .prague)
+        #expect(genesis.schedule.fork(number: 54, timestamp: 540) == .bpo2)
+        #expect(genesis.alloc.stateRoot.hexString == "0xdc43f460541a253c0f64b6943ef83fa3bd601699a255622f088d46f7fde359fc")
+        let header = genesis.header(stateRoot: genesis.alloc.stateRoot, initialBaseFee: .one)
+        let chain = try await Self.chain(genesisBytes)
+        // Block 1's parent hash is geth's genesis hash.
+        let first = try DecodedBlock(encoded: Array(try BlockFile.split(chainBytes)[0]))
+        #expect(try await chain.block(.number(0))?.hash == first.header.parentHash)
+    }
+
+    @Test func importsEveryBlockOfTheRPCCompatChain() async throws {
+        guard let (genesisBytes, chainBytes) = Self.files() else { return }
+        let chain = try await Self.chain(genesisBytes)
+        let summary = try await chain.importBlocks(rlp: chainBytes)
+        print("rpc-compat chain import: \(summary.imported) blocks, \(summary.transactions) transactions, head \(summary.headNumber)")
+        #expect(summary.imported == 54)
+        #expect(summary.headNumber == 54)
+        #expect(summary.headHash.hexString == "0xd226371d0b1551adb03fb52b71f08e3e11247fe9b1af994768af8cdaa8e7dcd7")
+        // Importing the same file again changes nothing.
+        let again = try await chain.importBlocks(rlp: chainBytes)
+        #expect(again.imported == 0 && again.known == 54)
+    }
+
+    @Test func aBadBlockStopsTheImportAtTheLastGoodBlock() async throws {
+        guard let (genesisBytes, chainBytes) = Self.files() else { return }
+        let parts = try BlockFile.split(chainBytes)
+        // Block 5 with another state root: everything before it imports, nothing of it or after it does.
+        let original = try DecodedBlock(encoded: Array(parts[4]))
+        var header = original.header
+        header.stateRoot = try #require(Bytes32([UInt8](repeating: 0x11, count: 32)))
+        let altered = Block(
+            header: header, transactions: original.transactions, senders: [], ommers: original.ommers,
+            withdrawals: original.withdrawals)
+        var bytes: [UInt8] = []
+        for part in parts[0..<4] { bytes += part }
+        bytes += altered.encoded
+        for part in parts[5...] { bytes += part }
+        let chain = try await Self.chain(genesisBytes)
+        do {
+            try await chain.importBlocks(rlp: bytes)
+            Issue.record("the altered block was accepted")
+        } catch {
+            #expect(error.description.hasPrefix("invalid block 5: "))
+            #expect(error.description.contains("state root"))
+        }
+        #expect(await chain.blockNumber() == 4)
+        // The good blocks are there and the chain goes on from them with the right block 5.
+        let rest = try await chain.importBlocks(rlp: Array(parts[4...].joined()))
+        #expect(rest.imported == 50 && rest.headNumber == 54)
+    }
+
+    @Test func aChainFromAGenesisFileReopensFromItsDirectory() async throws {
+        guard let (genesisBytes, chainBytes) = Self.files() else { return }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("import-reopen-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var config = ChainConfig()
+        config.use(try Genesis(json: genesisBytes))
+        let chain = try await DevChain(config: config, storage: .directory(directory))
+        try await chain.importBlocks(rlp: chainBytes)
+        try await chain.setFinalized(.number(50))
+        let balance = try await chain.balance(Address(uint32: 0x7435), at: .latest)
+        await chain.close()
+
+        // No genesis given: the stored one (chain id, forks) is used; the state is checked against block 54.
+        let reopened = try await DevChain(config: .keepingStoredHardfork, storage: .directory(directory))
+        #expect(reopened.chainId == 3_503_995_874_084_926)
+        #expect(await reopened.blockNumber() == 54)
+        #expect(reopened.fork(number: 30, timestamp: 300) == .arrowGlacier)
+        #expect(await reopened.resolve(.finalized) == 50)
+        #expect(try await reopened.balance(Address(uint32: 0x7435), at: .latest) == balance)
+        // Its old blocks keep their ommers (and so their hashes' bodies).
+        let block3 = try #require(try await reopened.block(.number(3)))
+        #expect(block3.ommers.count == 1)
+        #expect(try await reopened.exportBlocks(from: 1, to: 54).joined().elementsEqual(chainBytes))
+        await reopened.close()
+
+        // Another genesis on the same directory is refused.
+        var other = ChainConfig()
+        var text = String(decoding: genesisBytes, as: UTF8.self)
+        text = text.replacingOccurrences(of: "0x68697665636861696e", with: "0x01")
+        #expect(text.utf8.count != genesisBytes.count)
+        other.use(try Genesis(json: Array(text.utf8)))
+        await #expect(throws: ChainError.self) { _ = try await DevChain(config: other, storage: .directory(directory)) }
+    }
+
+    @Test func aDevChainExportsAndImportsOnTheSameGenesis() async throws {
+        let config = ChainConfig.deterministic()
+        let source = try await DevChain(config: config)
+        typealias F = ChainFixtures
+        for nonce in 0..<20 as Range<UInt64> {
+            try await source.sendRawTransaction(F.dynamicFee(F.key0, nonce: nonce, to: F.address1, value: F.oneGwei).encoded)
+        }
+        let head = try #require(try await source.block(.latest))
+        let exported = try await source.exportBlocks(from: 1, to: head.number)
+        #expect(exported.count == 20)
+        let copy = try await DevChain(config: config)
+        let summary = try await copy.importBlocks(rlp: Array(exported.joined()))
+        #expect(summary.imported == 20 && summary.transactions == 20)
+        #expect(summary.headHash == head.hash)
+        #expect(try await copy.balance(F.address1, at: .latest) == (try await source.balance(F.address1, at: .latest)))
+    }
+
+    @Test func genesisErrorsNameTheField() throws {
+        func message(_ json: String) -> String {
+            do {
+                _ = try Genesis(json: Array(json.utf8))
+                return "accepted"
+            } catch { return error.description }
+        }
+        #expect(message("{}").contains("config"))
+        #expect(message(#"{"config":{}}"#).contains("config.chainId"))
+        #expect(message(#"{"config":{"chainId":1,"londonBlock":"soon"}}"#).contains("config.londonBlock"))
+        #expect(message(#"{"config":{"chainId":1},"alloc":{"0x12":{}}}"#).contains("alloc.0x12"))
+        #expect(message(#"{"config":{"chainId":1},"alloc":{"0x0000000000000000000000000000000000000001":{"balance":"-1"}}}"#)
+            .contains("balance"))
+        #expect(message(#"{"config":{"chainId":1,"terminalTotalDifficulty":5}}"#).contains("mergeNetsplitBlock"))
+        #expect(message(#"{"config":{"chainId":1,"clique":{"period":5}}}"#).contains("clique"))
+        #expect(message(#"{"config":{"chainId":1},"extraData":"0x"# + String(repeating: "00", count: 33) + #""}"#).contains("extraData"))
+        // Unknown fields are ignored; quantities may be numbers, hex or decimal strings.
+        let genesis = try Genesis(json: Array(#"{"config":{"chainId":"0x10","londonBlock":0,"shanghaiTime":"20","terminalTotalDifficulty":0,"someFutureField":[1]},"gasLimit":30000000,"alloc":{"0000000000000000000000000000000000000001":{"balance":"1000"}}}"#.utf8))
+        #expect(genesis.chainId == 16)
+        #expect(genesis.fork == .paris)
+        #expect(genesis.schedule.fork(number: 5, timestamp: 20) == .shanghai)
+        #expect(genesis.alloc.accounts.values.first?.balance == UInt256(1000 as UInt64))
+    }
+}
