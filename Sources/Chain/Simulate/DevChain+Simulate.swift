@@ -34,15 +34,12 @@ extension DevChain {
         }
         let chain = SimulationChain(
             chainID: chainId, initialBaseFee: config.initialBaseFee,
-            depositContract: ExecutionRequests.mainnetDepositContract,
-            fork: { [self] number, timestamp in self.simulatedFork(number: number, timestamp: timestamp) },
-            blobSchedule: { FeeMarket.blobSchedule(fork: $0) }, canonicalHash: blockHashFunction(upTo: number),
+            depositContract: schedule.depositContract,
+            fork: { [self] number, timestamp in self.fork(number: number, timestamp: timestamp) },
+            blobSchedule: { [self] fork in self.blobSchedule(for: fork) }, canonicalHash: blockHashFunction(upTo: number),
             base: base, baseHash: hashes[Int(number)])
         var simulator = Simulator(
             chain: chain, state: state, tries: tries, request: request, limits: limits, buffers: buffers)
         return try simulator.run(request)
     }
-
-    /// The fork of a simulated block: the chain's fork for that number and time.
-    nonisolated func simulatedFork(number: UInt64, timestamp: UInt64) -> Hardfork { hardfork }
 }

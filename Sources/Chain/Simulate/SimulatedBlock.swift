@@ -5,12 +5,8 @@ import EthereumTransactions
 /// One block `eth_simulateV1` built: a block as a node would have mined it (header, hash, the calls as unsigned
 /// transactions with their senders, withdrawals) and what each call did.
 public struct SimulatedBlock: Sendable {
-    /// The block (its `size` counts the withdrawals too, unlike ``Block/size`` of a dev-chain block).
+    /// The block, with the withdrawals credited at its end (Shanghai and later).
     public var block: Block
-    /// The withdrawals credited at its end (Shanghai and later; empty before).
-    public var withdrawals: [Withdrawal]
-    /// The size of the block's RLP encoding in bytes.
-    public var size: Int
     /// Each call's result, in order.
     public var calls: [SimulatedCallResult]
 

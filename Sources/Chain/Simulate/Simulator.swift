@@ -164,7 +164,7 @@ struct Simulator {
             calls.append(
                 result(
                     outcome, logs: tracer.logs, transaction: signed.hash, index: index, number: number,
-                    gasCapped: prepared.gasCapped))
+                    timestamp: timestamp, gasCapped: prepared.gasCapped))
         }
         header.gasUsed = gasUsed
         if fork >= .cancun { header.blobGasUsed = blobGasUsed }
@@ -183,8 +183,7 @@ struct Simulator {
             // Proof of stake: the withdrawals are credited; the consensus layer pays the proposer.
             BlockProcessor.applyWithdrawals(withdrawals, in: &state, fork: fork)
         } else {
-            state.addBalance(header.coinbase, Self.proofOfWorkReward(fork: fork))
-            state.finalize(rules: rules)
+            ProofOfWork.applyRewards(header: header, ommers: [], fork: fork, in: &state)
         }
         if fork >= .shanghai { header.withdrawalsRoot = MerklePatriciaTrie.root(ofList: withdrawals.map { RLP.encode($0.rlp) }) }
         header.stateRoot = stateRoot()
@@ -192,13 +191,11 @@ struct Simulator {
         header.receiptsRoot = MerklePatriciaTrie.root(ofList: receipts)
         header.logsBloom = bloom
 
-        let block = Block(header: header, transactions: transactions, senders: senders)
+        let block = Block(header: header, transactions: transactions, senders: senders, withdrawals: withdrawals)
         for i in calls.indices {
             for j in calls[i].logs.indices { calls[i].logs[j].blockHash = block.hash }
         }
-        var items: [RLPItem] = [header.rlp, .list(transactions.map(\.blockBodyItem)), .list([])]
-        if fork >= .shanghai { items.append(.list(withdrawals.map(\.rlp))) }
-        return SimulatedBlock(block: block, withdrawals: withdrawals, size: RLP.encodedSize(.list(items)), calls: calls)
+        return SimulatedBlock(block: block, calls: calls)
     }
 
     /// The state root now, after bringing the tries up to the state.
@@ -222,21 +219,12 @@ struct Simulator {
         }
     }
 
-    /// The ether a proof-of-work block pays its miner (no uncles here): 5 ETH, 3 from Byzantium (EIP-649), 2 from
-    /// Constantinople (EIP-1234).
-    static func proofOfWorkReward(fork: Hardfork) -> UInt256 {
-        let ether = UInt256(1_000_000_000_000_000_000 as UInt64)
-        if fork >= .constantinople { return ether * 2 }
-        if fork >= .byzantium { return ether * 3 }
-        return ether * 5
-    }
-
     // MARK: One call
 
     /// A call's result as `eth_simulateV1` reports it.
     private func result(
         _ outcome: TransactionOutcome, logs: [SimulationTracer.IndexedLog], transaction: Bytes32, index: Int,
-        number: UInt64, gasCapped: Bool
+        number: UInt64, timestamp: UInt64, gasCapped: Bool
     ) -> SimulatedCallResult {
         var error: SimulatedCallError?
         if outcome.status == .reverted {
@@ -251,7 +239,8 @@ struct Simulator {
         let entries = logs.map { indexed in
             LogEntry(
                 address: indexed.log.address, topics: indexed.log.topics, data: indexed.log.data, blockNumber: number,
-                blockHash: .zero, transactionHash: transaction, transactionIndex: index, logIndex: indexed.index)
+                blockHash: .zero, transactionHash: transaction, transactionIndex: index, logIndex: indexed.index,
+                blockTimestamp: timestamp)
         }
         return SimulatedCallResult(
             status: outcome.isSuccess, returnData: outcome.isSuccess ? outcome.output : [], gasUsed: outcome.gasUsed,
