@@ -60,6 +60,7 @@ test: deps venv check-contracts
 	@$(MAKE) --no-print-directory test-contracts
 	@$(MAKE) --no-print-directory statetests
 	@$(MAKE) --no-print-directory blocktests
+	@$(MAKE) --no-print-directory rpc-compat
 	@# The fixed-seed EVM differential against revm (tools/fuzz.mk). The harnesses' smoke run is FuzzSmokeTests,
 	@# in the test binary above: a libFuzzer build with AddressSanitizer would add a quarter of an hour (make fuzz).
 	@$(MAKE) --no-print-directory evm-diff

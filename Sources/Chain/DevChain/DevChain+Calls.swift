@@ -89,57 +89,6 @@ extension DevChain {
         return AccessListResult(accessList: list, gasUsed: result.gasUsed, error: result.error)
     }
 
-    /// Re-executes the block of a mined transaction up to it and traces it with a struct-log tracer
-    /// (`debug_traceTransaction`) recording what `options` ask for. Fails with
-    /// ``ChainError/traceTooLarge(_:)`` past `traceLimits` and ``ChainError/executionTimeout(_:)`` past
-    /// `limits.timeout`.
-    public func trace(
-        transaction hash: Bytes32, options: StructLogOptions = StructLogOptions(), limits: CallLimits = .standard,
-        traceLimits: TraceLimits = .standard
-    ) throws(ChainError) -> StructLogTrace {
-        let deadline = limits.deadline()
-        guard let position = try store.transactionPosition(hash: hash), let mined = try minedBlock(position.block),
-            position.block > 0
-        else { throw .unknownTransaction(hash) }
-        let block = mined.block
-        let env = environment(of: block.header)
-        let fork = fork(of: block.header)
-        let hashes = blockHashFunction(upTo: position.block - 1)
-        // The block's start-of-block system calls (EIP-4788, EIP-2935) ran before its transactions.
-        var start = JournaledState(state: try self.state(at: position.block - 1), blockHashes: hashes)
-        SystemCalls.beginBlock(
-            parentHash: block.header.parentHash, parentBeaconBlockRoot: block.header.parentBeaconBlockRoot, in: &start,
-            block: env, fork: fork)
-        var state = start.state
-        var noTracer = NoTracer()
-        for i in 0..<position.index {
-            let earlier = try? TransactionExecutor.execute(
-                ExecutableTransaction(block.transactions[i], sender: block.senders[i]), state: &state, block: env,
-                fork: fork, blockHashes: hashes, tracer: &noTracer, buffers: buffers, deadline: deadline)
-            if earlier?.status == .aborted { throw .executionTimeout(limits.timeout ?? .zero) }
-        }
-        var tracer = StructLogTracer(options: options, maxBytes: traceLimits.maxBytes)
-        let outcome: TransactionOutcome
-        do {
-            outcome = try TransactionExecutor.execute(
-                ExecutableTransaction(block.transactions[position.index], sender: block.senders[position.index]),
-                state: &state, block: env, fork: fork, blockHashes: hashes, tracer: &tracer, buffers: buffers,
-                deadline: deadline)
-        } catch {
-            throw .executionFailed("cannot re-execute \(hash): \(error)")
-        }
-        if outcome.status == .aborted {
-            throw .executionTimeout(limits.timeout ?? .zero)
-        }
-        if tracer.overflowed {
-            throw .traceTooLarge(
-                "the struct logs passed \(traceLimits.maxBytes) bytes after \(tracer.logs.count) steps; ask for less "
-                    + "with the tracer options limit, disableStack, disableStorage or enableMemory: false")
-        }
-        return StructLogTrace(
-            gas: outcome.gasUsed, failed: !outcome.isSuccess, returnValue: outcome.output, structLogs: tracer.logs)
-    }
-
     // MARK: Running calls
 
     /// Where and how a call runs: its block environment and, for an earlier block, that state.

@@ -8,8 +8,9 @@ import EthereumTrie
 /// whatever the size of the state. Reading the tries also gives the values a block overwrote,
 /// which is how the reverse ``StateDiff`` of each block is made.
 struct CommittedState: Sendable {
-    private var accountTrie = MerklePatriciaTrie()
-    private var storageTries: [Address: MerklePatriciaTrie] = [:]
+    // Internal rather than private: CommittedState+Proof walks them for EIP-1186 proofs.
+    var accountTrie = MerklePatriciaTrie()
+    var storageTries: [Address: MerklePatriciaTrie] = [:]
     /// All code ever deployed, by hash (code is content-addressed, so it is never removed).
     private(set) var codes: [Bytes32: [UInt8]] = [.emptyCodeHash: []]
 
@@ -123,11 +124,11 @@ struct CommittedState: Sendable {
             ]))
     }
 
-    private static func accountKey(_ address: Address) -> [UInt8] {
+    static func accountKey(_ address: Address) -> [UInt8] {
         address.withUnsafeBytes { Keccak256.hash($0).bytes }
     }
 
-    private static func slotKey(_ key: UInt256) -> [UInt8] {
+    static func slotKey(_ key: UInt256) -> [UInt8] {
         key.withBigEndianBytes { Keccak256.hash($0).bytes }
     }
 

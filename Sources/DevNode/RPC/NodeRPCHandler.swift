@@ -319,6 +319,16 @@ public final class NodeRPCHandler: Sendable {
                 try await chain.trace(transaction: hash, options: options, limits: callLimits, traceLimits: traceLimits)
             }
             return NodeWire.trace(trace)
+        case .getProof(let address, let keys, let block): return try await getProof(address, keys: keys, at: block)
+        case .getStorageValues(let queries, let block): return try await getStorageValues(queries, at: block)
+        case .getBlockReceipts(let block): return try await blockReceipts(block)
+        case .baseFee: return await baseFee()
+        case .blobBaseFee: return await blobBaseFee()
+        case .capabilities: return try await capabilities()
+        case .txpoolContent(let sender): return await txpoolContent(from: sender)
+        case .txpoolStatus: return await txpoolStatus()
+        case .traceBlock(let id, let options, let timeout): return try await traceBlock(id, options: options, timeout: timeout)
+        case .buildBlock(let request): return try await buildBlock(request)
         case .snapshot:
             return NodeWire.q(try await onChain { () async throws(ChainError) in try await chain.snapshot() })
         case .revert(let id):

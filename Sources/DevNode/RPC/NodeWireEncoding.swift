@@ -177,18 +177,20 @@ enum NodeWire {
                 ("pc", .number(String(step.pc))), ("op", .string(step.opName)), ("gas", .number(String(step.gas))),
                 ("gasCost", .number(String(step.gasCost))), ("depth", .number(String(step.depth))),
             ]
-            // geth's StructLogRes: stack items as quantities, memory as 32-byte words and storage slots as
-            // 32-byte 0x hex, return data as 0x data; each member only when recorded.
+            // geth's struct logger (its legacy JSON form): stack items as quantities; return data, memory (as
+            // 32-byte words) and storage (slots and values as 32 bytes) 0x-prefixed, each only when non-empty.
             if let error = step.error { members.append(("error", .string(error))) }
             if let stack = step.stack { members.append(("stack", .array(stack.map { .string($0.hexString) }))) }
-            if let data = step.returnData { members.append(("returnData", .string(Hex.encode(data)))) }
-            if let memory = step.memory {
+            if let data = step.returnData, !data.isEmpty { members.append(("returnData", .string(Hex.encode(data)))) }
+            if let memory = step.memory, !memory.isEmpty {
                 let words = stride(from: 0, to: memory.count, by: 32).map { start -> JSONValue in
-                    .string(Hex.encode(Array(memory[start..<Swift.min(start + 32, memory.count)])))
+                    var word = Array(memory[start..<Swift.min(start + 32, memory.count)])
+                    word += [UInt8](repeating: 0, count: 32 - word.count)
+                    return .string(Hex.encode(word))
                 }
                 members.append(("memory", .array(words)))
             }
-            if let storage = step.storage {
+            if let storage = step.storage, !storage.isEmpty {
                 let slots = storage.sorted { $0.key < $1.key }.map { slot in
                     (key: Hex.encode(slot.key.bigEndianBytes), value: JSONValue.string(Hex.encode(slot.value.bigEndianBytes)))
                 }

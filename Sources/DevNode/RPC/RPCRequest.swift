@@ -37,6 +37,10 @@ public enum RPCRequest: Sendable, Equatable {
     case newFilter(Chain.LogFilter), newBlockFilter, getFilterChanges(String), getFilterLogs(String), uninstallFilter(String)
     // debug
     case traceTransaction(Bytes32, StructLogOptions, timeout: Duration?)
+    // rpc-compat methods (bodies in RPC/Methods)
+    case getProof(Address, [ProofKey], BlockID), getStorageValues([StorageQuery], BlockID), getBlockReceipts(BlockID)
+    case baseFee, blobBaseFee, capabilities, txpoolContent(from: Address?), txpoolStatus
+    case traceBlock(BlockID, StructLogOptions, timeout: Duration?), buildBlock(BuildBlock)
     /// `debug_getRawHeader`, `debug_getRawBlock`, `debug_getRawReceipts`: consensus encodings of a block's parts.
     case rawHeader(BlockID), rawBlock(BlockID), rawReceipts(BlockID)
     /// `debug_getRawTransaction`: a mined or pooled transaction's EIP-2718 encoding.
@@ -110,6 +114,21 @@ public enum RPCRequest: Sendable, Equatable {
             let hash = try p.hash(0)
             let (options, timeout) = try p.traceOptions(1)
             return .traceTransaction(hash, options, timeout: timeout)
+        case "eth_getProof": try p.expect(2, 3); return .getProof(try p.address(0), try proofKeys(p, 1), try p.block(2))
+        case "eth_getStorageValues": try p.expect(1, 2); return .getStorageValues(try storageQueries(p, 0), try p.block(1))
+        case "eth_getBlockReceipts": try p.expect(1, 1); return .getBlockReceipts(try p.block(0))
+        case "eth_baseFee": try p.expect(0, 0); return .baseFee
+        case "eth_blobBaseFee": try p.expect(0, 0); return .blobBaseFee
+        case "eth_capabilities": try p.expect(0, 0); return .capabilities
+        case "txpool_content": try p.expect(0, 0); return .txpoolContent(from: nil)
+        case "txpool_contentFrom": try p.expect(1, 1); return .txpoolContent(from: try p.address(0))
+        case "txpool_status": try p.expect(0, 0); return .txpoolStatus
+        case "debug_traceBlockByNumber", "debug_traceBlockByHash":
+            try p.expect(1, 2)
+            let id = method.hasSuffix("ByHash") ? BlockID.hash(try p.hash(0)) : try traceBlockNumber(p)
+            let (options, timeout) = try p.traceOptions(1)
+            return .traceBlock(id, options, timeout: timeout)
+        case "testing_buildBlockV1": return .buildBlock(try buildBlock(p))
         case "debug_getRawHeader": try p.expect(1, 1); return .rawHeader(try p.block(0))
         case "debug_getRawBlock": try p.expect(1, 1); return .rawBlock(try p.block(0))
         case "debug_getRawReceipts": try p.expect(1, 1); return .rawReceipts(try p.block(0))
