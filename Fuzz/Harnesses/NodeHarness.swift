@@ -20,7 +20,7 @@ extension FuzzHarness {
         "anvil_mine", "hardhat_mine", "evm_increaseTime", "anvil_increaseTime", "evm_setNextBlockTimestamp",
         "anvil_setNextBlockTimestamp", "evm_setAutomine", "anvil_setAutomine", "evm_setIntervalMining",
         "anvil_setIntervalMining", "anvil_setBalance", "hardhat_setBalance", "anvil_setCode", "hardhat_setCode",
-        "anvil_setNonce", "hardhat_setNonce", "anvil_setStorageAt", "hardhat_setStorageAt",
+        "anvil_setNonce", "hardhat_setNonce", "anvil_setStorageAt", "hardhat_setStorageAt", "eth_simulateV1",
     ]
 
     /// The node methods with a known, still open crash class. With `CARCHAIN_FUZZ_AVOID_KNOWN=1` the node harness

@@ -23,13 +23,21 @@ public struct BlockEnvironment: Sendable, Equatable {
     /// The blob parameters in force (EIP-4844, EIP-7691, EIP-7840): BLOBBASEFEE and the blob checks
     /// of a transaction use them.
     public var blobSchedule: BlobSchedule
+    /// A BLOBBASEFEE that replaces the one derived from ``excessBlobGas`` (`eth_simulateV1`'s `blobBaseFee` block
+    /// override); nil in every real block.
+    public var blobBaseFeeOverride: UInt256?
+    /// Precompiles removed or moved for this block (`eth_simulateV1`'s state overrides); nil: the fork's own.
+    public var precompileOverrides: PrecompileOverrides?
 
     /// Creates a block environment; unspecified fields are zero and the chain id is 1.
     public init(
         coinbase: Address = .zero, number: UInt64 = 0, timestamp: UInt64 = 0, gasLimit: UInt64 = 30_000_000,
         difficulty: UInt256 = .zero, prevRandao: Bytes32 = .zero, baseFee: UInt256 = .zero,
-        excessBlobGas: UInt64 = 0, chainID: UInt256 = .one, blobSchedule: BlobSchedule = .cancun
+        excessBlobGas: UInt64 = 0, chainID: UInt256 = .one, blobSchedule: BlobSchedule = .cancun,
+        blobBaseFeeOverride: UInt256? = nil, precompileOverrides: PrecompileOverrides? = nil
     ) {
+        self.blobBaseFeeOverride = blobBaseFeeOverride
+        self.precompileOverrides = precompileOverrides
         self.coinbase = coinbase
         self.number = number
         self.timestamp = timestamp
@@ -46,7 +54,8 @@ public struct BlockEnvironment: Sendable, Equatable {
     /// `fake_exponential(MIN_BLOB_BASE_FEE, excess, BLOB_BASE_FEE_UPDATE_FRACTION)`), with the update
     /// fraction of ``blobSchedule``.
     public var blobBaseFee: UInt256 {
-        BlobGas.fakeExponential(
+        if let blobBaseFeeOverride { return blobBaseFeeOverride }
+        return BlobGas.fakeExponential(
             factor: UInt256(BlobGas.minBaseFee), numerator: UInt256(excessBlobGas),
             denominator: UInt256(blobSchedule.baseFeeUpdateFraction))
     }

@@ -6,14 +6,7 @@ extension DevChain {
 
     /// Sets an account's balance.
     public func setBalance(_ address: Address, _ value: UInt256) {
-        let current = working.balance(of: address)
-        if value > current {
-            working.addBalance(address, value - current)
-        } else if value < current {
-            working.subtractBalance(address, current - value)
-        } else {
-            working.touch(address)
-        }
+        working.setBalance(address, value)
         finishDevChange()
     }
 

@@ -20,9 +20,36 @@ public struct TransactionOutcome: Sendable {
     public var unsupportedReason: String?
     /// The effective gas price paid per gas.
     public var effectiveGasPrice: UInt256
+    /// The most gas the transaction had in use at once: the gas used before the refund (at least the EIP-7623
+    /// floor); geth's `MaxUsedGas`, what `eth_simulateV1` reports as `maxUsedGas`.
+    public var peakGasUsed: UInt64 = 0
 
     /// True when the outermost frame succeeded (receipt status 1).
     public var isSuccess: Bool { status == .stop || status == .returned || status == .selfDestructed }
+}
+
+/// Which of a transaction's validity checks apply. A mined transaction gets them all; `eth_simulateV1` runs
+/// calls as unsigned transactions and relaxes some, as geth's `SkipNonceChecks`, `SkipTransactionChecks` and
+/// `NoBaseFee` do.
+public struct TransactionChecks: Sendable, Equatable {
+    /// The nonce must equal the sender's (and be below 2^64 − 1).
+    public var nonce: Bool
+    /// The sender must not hold code (EIP-3607) and the gas limit must not pass EIP-7825's cap.
+    public var transaction: Bool
+    /// Fee caps must cover the base fee and blob base fee, even when a transaction sets every fee field to
+    /// zero. When false, such a free transaction skips the fee checks and pays the coinbase nothing (geth's
+    /// `NoBaseFee`); one that sets a fee is still checked.
+    public var feesWhenFree: Bool
+
+    /// Every check.
+    public static let all = TransactionChecks(nonce: true, transaction: true, feesWhenFree: true)
+
+    /// Chooses the checks.
+    public init(nonce: Bool, transaction: Bool, feesWhenFree: Bool) {
+        self.nonce = nonce
+        self.transaction = transaction
+        self.feesWhenFree = feesWhenFree
+    }
 }
 
 /// Applies one transaction to a world state: validation against the state (EIP-1559 fees, blob
@@ -67,13 +94,13 @@ public enum TransactionExecutor {
     /// nothing is changed.
     public static func execute<T: Tracer>(
         _ transaction: ExecutableTransaction, in journaled: inout JournaledState, block: BlockEnvironment,
-        fork: Hardfork, blockGasAvailable: UInt64? = nil, tracer: inout T,
+        fork: Hardfork, blockGasAvailable: UInt64? = nil, checks: TransactionChecks = .all, tracer: inout T,
         buffers: ExecutionBuffers = ExecutionBuffers(), deadline: ContinuousClock.Instant? = nil
     ) throws(TransactionValidationError) -> TransactionOutcome {
         let rules = ForkRules(fork)
         let intrinsic = try validate(
             transaction, state: journaled.state, block: block, rules: rules,
-            blockGasAvailable: blockGasAvailable ?? block.gasLimit)
+            blockGasAvailable: blockGasAvailable ?? block.gasLimit, checks: checks)
 
         let tx = transaction.transaction
         let sender = transaction.sender
@@ -100,15 +127,23 @@ public enum TransactionExecutor {
         let gasLeft = tx.gasLimit - gasUsed
         journaled.addBalance(sender, UInt256(gasLeft) &* gasPrice)
 
-        // The coinbase receives the priority fee (all of the gas price before London).
-        let tip = rules.baseFee ? gasPrice &- block.baseFee : gasPrice
-        journaled.addBalance(block.coinbase, UInt256(gasUsed) &* tip)
+        // The coinbase receives the priority fee (all of the gas price before London); a free call under relaxed
+        // fee checks pays nothing (its price may be below the base fee).
+        if checks.feesWhenFree || !Self.isFree(tx) {
+            let tip = rules.baseFee ? gasPrice &- block.baseFee : gasPrice
+            journaled.addBalance(block.coinbase, UInt256(gasUsed) &* tip)
+        }
 
+        let usedBeforeRefund = tx.gasLimit - UInt64(Swift.max(0, result.gasLeft))
         return TransactionOutcome(
             status: result.status, gasUsed: gasUsed, gasRefunded: refund, logs: journaled.takeLogs(),
             output: result.output, createdAddress: result.createdAddress, unsupportedReason: result.unsupportedReason,
-            effectiveGasPrice: gasPrice)
+            effectiveGasPrice: gasPrice, peakGasUsed: Swift.max(usedBeforeRefund, intrinsic.floor))
     }
+
+    /// True when the transaction sets every execution fee field to zero (geth's test for skipping fee checks
+    /// under `NoBaseFee`).
+    static func isFree(_ tx: Transaction) -> Bool { tx.maxFeePerGas.isZero && tx.maxPriorityFeePerGas.isZero }
 
     /// The price per gas the sender pays: the gas price, or from London min(fee cap, base fee + tip cap).
     public static func effectiveGasPrice(_ tx: Transaction, block: BlockEnvironment, rules: ForkRules) -> UInt256 {
@@ -122,23 +157,29 @@ public enum TransactionExecutor {
     /// and the EIP-7623 calldata floor.
     public static func validate(
         _ executable: ExecutableTransaction, state: WorldState, block: BlockEnvironment, rules: ForkRules,
-        blockGasAvailable: UInt64
+        blockGasAvailable: UInt64, checks: TransactionChecks = .all
     ) throws(TransactionValidationError) -> (gas: UInt64, floor: UInt64) {
         let fork = rules.fork
         let tx = executable.transaction
         if fork < tx.type.introducedIn { throw .typeNotSupported(type: tx.type.rawValue) }
         let sender = state[executable.sender]
         let accountNonce = sender?.nonce ?? 0
-        if accountNonce < tx.nonce { throw .nonceTooHigh(expected: accountNonce, got: tx.nonce) }
-        if accountNonce > tx.nonce { throw .nonceTooLow(expected: accountNonce, got: tx.nonce) }
-        if accountNonce == UInt64.max { throw .nonceMax }
+        if checks.nonce {
+            if accountNonce < tx.nonce { throw .nonceTooHigh(expected: accountNonce, got: tx.nonce) }
+            if accountNonce > tx.nonce { throw .nonceTooLow(expected: accountNonce, got: tx.nonce) }
+            if accountNonce == UInt64.max { throw .nonceMax }
+        }
         // EIP-3607, which EIP-7702 relaxes for a delegation designator.
-        if let sender, sender.codeHash != .emptyCodeHash, !(rules.codeDelegation && Delegation.target(of: sender.code) != nil) {
+        if checks.transaction, let sender, sender.codeHash != .emptyCodeHash,
+            !(rules.codeDelegation && Delegation.target(of: sender.code) != nil)
+        {
             throw .senderNotEOA
         }
-        if let cap = rules.transactionGasLimitCap, tx.gasLimit > cap { throw .gasLimitAboveCap(cap: cap, limit: tx.gasLimit) }
+        if checks.transaction, let cap = rules.transactionGasLimitCap, tx.gasLimit > cap {
+            throw .gasLimitAboveCap(cap: cap, limit: tx.gasLimit)
+        }
 
-        if rules.baseFee {
+        if rules.baseFee && (checks.feesWhenFree || !isFree(tx)) {
             if tx.maxFeePerGas < tx.maxPriorityFeePerGas { throw .tipAboveFeeCap }
             if tx.maxFeePerGas < block.baseFee { throw .feeCapBelowBaseFee }
         }
@@ -153,7 +194,11 @@ public enum TransactionExecutor {
         }
         if tx.type == .setCode && tx.authorizationList.isEmpty { throw .emptyAuthorizationList }
         let maxFeePerBlobGas = tx.maxFeePerBlobGas ?? .zero
-        if rules.blobs && tx.blobGas > 0 && maxFeePerBlobGas < block.blobBaseFee { throw .blobFeeCapTooLow }
+        if rules.blobs && tx.blobGas > 0 && (checks.feesWhenFree || !maxFeePerBlobGas.isZero)
+            && maxFeePerBlobGas < block.blobBaseFee
+        {
+            throw .blobFeeCapTooLow
+        }
 
         // Balance for gasLimit × fee cap + value (+ blob gas × blob fee cap), without overflow.
         let balance = sender?.balance ?? .zero

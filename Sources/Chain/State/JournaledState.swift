@@ -167,6 +167,19 @@ public struct JournaledState: Host {
         state.accounts[address]?.balance = old &- amount
     }
 
+    /// Sets a balance outright (a dev control or a state override), as a credit or debit of the difference so
+    /// the journal records it; an unchanged balance still touches the account (creating it when missing).
+    public mutating func setBalance(_ address: Address, _ value: UInt256) {
+        let current = balance(of: address)
+        if value > current {
+            addBalance(address, value - current)
+        } else if value < current {
+            subtractBalance(address, current - value)
+        } else {
+            touch(address)
+        }
+    }
+
     public mutating func setNonce(_ address: Address, _ nonce: UInt64) {
         ensureAccount(address)
         journal.append(.nonce(address, state.accounts[address]?.nonce ?? 0))

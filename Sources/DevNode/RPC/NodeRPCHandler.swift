@@ -247,6 +247,7 @@ public final class NodeRPCHandler: Sendable {
             ]
             if let error = result.error { members.append(("error", .string(error.description))) }
             return .object(members)
+        case .simulate(let request, let block, let full): return try await simulate(request, at: block, fullTransactions: full)
         case .getBlock(let id, let full):
             guard let block = try await onChain({ () async throws(ChainError) in try await chain.block(id) }) else { return .null }
             return NodeWire.block(block, full: full)

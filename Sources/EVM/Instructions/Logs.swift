@@ -13,7 +13,9 @@ extension Interpreter {
         for _ in 0..<count { topics.append(r.pop().bytes32) }
         guard let (offset, size) = f.memoryRange(offsetWord, sizeWord, gas: &r.gas) else { return .outOfGas }
         guard r.charge(Int64(size) &* 8) else { return .outOfGas }
-        host.emitLog(Log(address: f.address, topics: topics, data: f.memoryBytes(offset, size)))
+        let log = Log(address: f.address, topics: topics, data: f.memoryBytes(offset, size))
+        host.emitLog(log)
+        if T.isEnabled { tracer.didEmitLog(log) }
         return .running
     }
 }

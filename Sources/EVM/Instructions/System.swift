@@ -21,6 +21,7 @@ extension Interpreter {
             }
         }
         guard r.charge(cost) else { return .outOfGas }
+        if T.isEnabled && !balance.isZero { tracer.didTransfer(from: f.address, to: beneficiary, value: balance) }
         if rules.selfDestructOnlyIfCreatedInTransaction {
             if !balance.isZero { host.subtractBalance(f.address, balance) }
             host.addBalance(beneficiary, balance)

@@ -14,7 +14,8 @@ extension Interpreter {
         {
             return .finished(FrameResult(status: .insufficientBalance, gasLeft: message.gas))
         }
-        let isPrecompile = Precompiles.isPrecompile(message.codeAddress, fork: rules.fork)
+        let precompile = precompileAddress(message.codeAddress)
+        let isPrecompile = precompile != nil
         if message.kind == .call, rules.emptyAccountsAreDead, !isPrecompile, message.value.isZero,
             !host.accountExists(message.recipient)
         {
@@ -31,7 +32,7 @@ extension Interpreter {
         default:
             break
         }
-        if isPrecompile { return .finished(runPrecompile(message, checkpoint: checkpoint)) }
+        if let precompile { return .finished(runPrecompile(message, precompile: precompile, checkpoint: checkpoint)) }
         var codeAddress = message.codeAddress
         // EIP-7702: an account holding a delegation designator runs its delegate's code (one level; a
         // precompile as delegate has no code, so nothing runs).
@@ -54,13 +55,22 @@ extension Interpreter {
         } else {
             host.subtractBalance(sender, value)
             host.addBalance(recipient, value)
+            if T.isEnabled { tracer.didTransfer(from: sender, to: recipient, value: value) }
         }
     }
 
+    /// The precompile whose implementation runs for code at `address` (its original address): the fork's,
+    /// unless this block removed or moved precompiles.
     @inlinable
-    mutating func runPrecompile(_ message: Message, checkpoint: Int) -> FrameResult {
+    func precompileAddress(_ address: Address) -> Address? {
+        if let overrides = block.precompileOverrides { return overrides.precompile(at: address, fork: rules.fork) }
+        return Precompiles.isPrecompile(address, fork: rules.fork) ? address : nil
+    }
+
+    @inlinable
+    mutating func runPrecompile(_ message: Message, precompile: Address, checkpoint: Int) -> FrameResult {
         let gasLimit = UInt64(Swift.max(0, message.gas))
-        switch Precompiles.run(message.codeAddress, input: message.input, gasLimit: gasLimit, fork: rules.fork) {
+        switch Precompiles.run(precompile, input: message.input, gasLimit: gasLimit, fork: rules.fork) {
         case .success(let used, let output) where used <= gasLimit:
             return FrameResult(status: .returned, gasLeft: message.gas - Int64(used), output: output)
         case .success, .failure:

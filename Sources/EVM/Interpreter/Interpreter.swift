@@ -71,8 +71,11 @@ public struct Interpreter<H: Host, T: Tracer> {
         unsupportedReason = nil
         parents.removeAll(keepingCapacity: true)
         var current: Frame
+        if T.isEnabled { tracer.enterFrame() }
         switch start(message) {
-        case .finished(let result): return makeResult(result, gasLimit: message.gas)
+        case .finished(let result):
+            if T.isEnabled { tracer.exitFrame(reverted: !result.isSuccess) }
+            return makeResult(result, gasLimit: message.gas)
         case .frame(let frame): current = frame
         }
         while true {
@@ -80,17 +83,20 @@ public struct Interpreter<H: Host, T: Tracer> {
             if (status == .call || status == .create) && deadline != nil && deadlineHasPassed() { status = .aborted }
             if status == .aborted { return abort(&current, gasLimit: message.gas) }
             if status == .call || status == .create {
+                if T.isEnabled { tracer.enterFrame() }
                 switch start(pendingMessage) {
                 case .frame(let child):
                     parents.append(current)
                     current = child
                 case .finished(let result):
+                    if T.isEnabled { tracer.exitFrame(reverted: !result.isSuccess) }
                     resume(&current, with: result, kind: pendingMessage.kind)
                 }
                 continue
             }
             let kind = current.message.kind
             let result = finish(&current, status)
+            if T.isEnabled { tracer.exitFrame(reverted: !result.isSuccess) }
             guard var parent = parents.popLast() else { return makeResult(result, gasLimit: message.gas) }
             resume(&parent, with: result, kind: kind)
             current = parent

@@ -20,6 +20,34 @@ public protocol Tracer {
 
     /// Called when a message finishes at the top level.
     mutating func didFinish(result: ExecutionResult, gasUsed: Int64)
+
+    // Frame and value hooks (defaults below do nothing): see the extension.
+    mutating func enterFrame()
+    mutating func exitFrame(reverted: Bool)
+    mutating func didTransfer(from sender: Address, to recipient: Address, value: UInt256)
+    mutating func didEmitLog(_ log: Log)
+}
+
+/// Frame and value hooks, for tracers that follow calls rather than instructions (eth_simulateV1's transfer
+/// logs, geth's `OnEnter` / `OnExit` / `OnLog`). Each has an empty default, so an instruction tracer ignores them.
+extension Tracer {
+    /// A message is about to start (the outermost one, or a CALL/CREATE child), before its depth and balance
+    /// checks; every call is matched by one ``exitFrame(reverted:)``.
+    @inlinable
+    public mutating func enterFrame() {}
+
+    /// The message last entered ended; `reverted` when it failed (revert or exceptional halt), which undoes its
+    /// state changes, logs and transfers.
+    @inlinable
+    public mutating func exitFrame(reverted: Bool) {}
+
+    /// Value moved: a CALL's or CREATE's value (after its checks passed) or a SELFDESTRUCT's balance.
+    @inlinable
+    public mutating func didTransfer(from sender: Address, to recipient: Address, value: UInt256) {}
+
+    /// A LOG instruction appended `log`.
+    @inlinable
+    public mutating func didEmitLog(_ log: Log) {}
 }
 
 /// The tracer that observes nothing; the interpreter's hooks disappear when specialised with it.

@@ -1,0 +1,45 @@
+import EVM
+import EthereumPrimitives
+
+extension DevChain {
+    /// Simulates blocks of calls on top of block `id` without changing the chain (`eth_simulateV1`). Each
+    /// simulated block gets the fork of its own number and time; the base may be any block (a tag, a number or a
+    /// hash; `pending` is the head). The calls together may use `limits.gasCap` gas and the request
+    /// `limits.timeout`; a call that reverts or halts is a result, anything that makes the request invalid (block
+    /// order, a call that is not a valid transaction, an override that cannot apply) throws with the spec's code.
+    public func simulate(
+        _ request: SimulationRequest, at id: BlockID = .latest, limits: CallLimits = .standard
+    ) throws(SimulationError) -> [SimulatedBlock] {
+        try SimulationPlan.checkSize(request)
+        let baseID: BlockID = id == .pending ? .latest : id
+        guard let number = resolve(baseID) else { throw .chain(.unknownBlock("\(id)")) }
+        let base: BlockHeader
+        let state: WorldState
+        var tries: CommittedState
+        do throws(ChainError) {
+            if number == head.number {
+                // The live state, with dev changes not yet mined, as eth_call sees it.
+                base = head
+                state = working.state
+                tries = committed
+                _ = tries.apply(working.changes, from: state)
+            } else {
+                guard let header = try store.header(number: number) else { throw ChainError.unknownBlock("\(id)") }
+                base = header
+                state = try self.state(at: number)
+                tries = CommittedState(state: state)
+            }
+        } catch {
+            throw .chain(error)
+        }
+        let chain = SimulationChain(
+            chainID: chainId, initialBaseFee: config.initialBaseFee,
+            depositContract: schedule.depositContract,
+            fork: { [self] number, timestamp in self.fork(number: number, timestamp: timestamp) },
+            blobSchedule: { [self] fork in self.blobSchedule(for: fork) }, canonicalHash: blockHashFunction(upTo: number),
+            base: base, baseHash: hashes[Int(number)])
+        var simulator = Simulator(
+            chain: chain, state: state, tries: tries, request: request, limits: limits, buffers: buffers)
+        return try simulator.run(request)
+    }
+}
