@@ -74,11 +74,19 @@ public enum DevNodeServer {
             idleTimeout: TimeAmount.nanoseconds(idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000))
         let webSocket = WebSocketServerConfiguration(maxFrameSize: limit, autoPing: .enabled(timePeriod: .seconds(30)))
         let subscriptionLimits = SubscriptionSession.Limits()
+        let headDeadline = http1.idleTimeout ?? .seconds(30)
+        let server = HTTPServerBuilder { responder in
+            DeadlinedUpgradeChannel(
+                inner: HTTP1WebSocketUpgradeChannel(
+                    responder: responder, configuration: .init(http1: http1, ws: webSocket),
+                    shouldUpgrade: { request, _, _ in
+                        WebSocketRPC.shouldUpgrade(request, handler: handler, access: policy, limits: subscriptionLimits)
+                    }),
+                headDeadline: headDeadline)
+        }
         return Application(
             router: router,
-            server: .http1WebSocketUpgrade(configuration: .init(http1: http1, ws: webSocket)) { request, _, _ in
-                WebSocketRPC.shouldUpgrade(request, handler: handler, access: policy, limits: subscriptionLimits)
-            },
+            server: server,
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: nil),
             onServerRunning: { channel in
                 let bound = channel.localAddress?.port ?? port
