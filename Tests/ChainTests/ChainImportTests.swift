@@ -34,7 +34,6 @@ import TestSupport
         #expect(genesis.schedule.fork(number: 45, timestamp: 450) == .prague)
         #expect(genesis.schedule.fork(number: 54, timestamp: 540) == .bpo2)
         #expect(genesis.alloc.stateRoot.hexString == "0xdc43f460541a253c0f64b6943ef83fa3bd601699a255622f088d46f7fde359fc")
-        let header = genesis.header(stateRoot: genesis.alloc.stateRoot, initialBaseFee: .one)
         let chain = try await Self.chain(genesisBytes)
         // Block 1's parent hash is geth's genesis hash.
         let first = try DecodedBlock(encoded: Array(try BlockFile.split(chainBytes)[0]))

@@ -111,23 +111,8 @@ import TestSupport
         guard let python = PythonVenv.python(for: "web3.py against carchain node") else { return }
         guard let node = try NodeProcess.start(["--ephemeral"]) else { return }
         defer { node.stop() }
-        let script = TestPaths.packageRoot.appendingPathComponent("tools/xcheck/web3_node.py")
-        let input = try JSONSerialization.data(withJSONObject: ["url": node.url])
-        let output = try ProcessRunner.run(python, [script.path], stdin: input)
-        #expect(output.status == 0, "web3_node.py failed: \(output.stderr)")
-        let result = try JSONValue(parsing: output.stdout)
-        let checks = try #require(result["checks"]?.arrayValue)
-        var passed = 0
-        for check in checks {
-            let name = check["name"]?.stringValue ?? "?"
-            if check["ok"] == .bool(true) {
-                passed += 1
-            } else {
-                Issue.record("web3.py check failed: \(name): \(check["detail"]?.stringValue ?? "")")
-            }
-        }
-        print("Web3NodeTests: \(passed) passed, \(checks.count - passed) failed, 0 skipped")
-        #expect(checks.count >= 30)
+        let counts = try XCheckScript.run("web3_node.py", python: python, request: ["url": node.url], suite: "Web3NodeTests")
+        #expect(counts.total >= 30)
     }
 
     /// web3.py's AsyncWeb3 over WebSocket, and a raw `websockets` client (tools/xcheck/web3_ws.py): eth_subscribe
@@ -137,22 +122,8 @@ import TestSupport
         guard let python = PythonVenv.python(for: "web3.py over WebSocket against carchain node") else { return }
         guard let node = try NodeProcess.start(["--ephemeral"]) else { return }
         defer { node.stop() }
-        let script = TestPaths.packageRoot.appendingPathComponent("tools/xcheck/web3_ws.py")
-        let input = try JSONSerialization.data(withJSONObject: ["url": node.url])
-        let output = try ProcessRunner.run(python, [script.path], stdin: input)
-        #expect(output.status == 0, "web3_ws.py failed: \(output.stderr)")
-        let result = try JSONValue(parsing: output.stdout)
-        let checks = try #require(result["checks"]?.arrayValue)
-        var passed = 0
-        for check in checks {
-            if check["ok"] == .bool(true) {
-                passed += 1
-            } else {
-                Issue.record("web3.py WebSocket check failed: \(check["name"]?.stringValue ?? "?"): \(check["detail"]?.stringValue ?? "")")
-            }
-        }
-        print("Web3WebSocketTests: \(passed) passed, \(checks.count - passed) failed, 0 skipped")
-        #expect(checks.count >= 17)
+        let counts = try XCheckScript.run("web3_ws.py", python: python, request: ["url": node.url], suite: "Web3WebSocketTests")
+        #expect(counts.total >= 17)
     }
 
     @Test func killDuringBurstKeepsAcknowledgedTransactions() async throws {

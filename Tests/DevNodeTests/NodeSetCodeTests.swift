@@ -10,23 +10,9 @@ import TestSupport
     /// Runs the script against `url` (and `cancunURL`), records each failed check, returns the counts.
     func drive(url: String, fork: String, cancunURL: String?) throws -> (passed: Int, total: Int) {
         guard let python = PythonVenv.python(for: "web3.py set-code checks against carchain node") else { return (0, 0) }
-        let script = TestPaths.packageRoot.appendingPathComponent("tools/xcheck/web3_setcode.py")
         var request = ["url": url, "fork": fork]
         if let cancunURL { request["cancun_url"] = cancunURL }
-        let output = try ProcessRunner.run(python, [script.path], stdin: try JSONSerialization.data(withJSONObject: request))
-        #expect(output.status == 0, "web3_setcode.py failed: \(output.stderr)")
-        let result = try JSONValue(parsing: output.stdout)
-        let checks = try #require(result["checks"]?.arrayValue)
-        var passed = 0
-        for check in checks {
-            if check["ok"] == .bool(true) {
-                passed += 1
-            } else {
-                Issue.record("web3.py check failed (\(fork)): \(check["name"]?.stringValue ?? "?"): \(check["detail"]?.stringValue ?? "")")
-            }
-        }
-        print("Web3SetCodeTests (\(fork)): \(passed) passed, \(checks.count - passed) failed, 0 skipped")
-        return (passed, checks.count)
+        return try XCheckScript.run("web3_setcode.py", python: python, request: request, suite: "Web3SetCodeTests (\(fork))")
     }
 
     @Test func osakaNodeAndCancunRefusal() throws {

@@ -58,9 +58,6 @@ public struct ForkSchedule: Sendable, Hashable {
     /// The latest fork the schedule names (what a dev chain "runs"; the last a scheduled chain reaches).
     public var latestFork: Hardfork { activations.last?.fork ?? .frontier }
 
-    /// True when more than one fork activates after genesis (a chain from a genesis file).
-    public var isFixed: Bool { activations.allSatisfy { $0.activation == .block(0) } }
-
     /// The blob parameters in force under `fork` (nil before Cancun).
     public func blobSchedule(for fork: Hardfork) -> BlobSchedule? {
         guard fork >= .cancun else { return nil }
