@@ -176,6 +176,46 @@ import TestSupport
         #expect(try await copy.balance(F.address1, at: .latest) == (try await source.balance(F.address1, at: .latest)))
     }
 
+    /// An import writes its blocks in groups (one SQLite transaction each): a bad block after several groups keeps
+    /// every good block before it, on disk too, and the import goes on from there.
+    @Test func aLongImportKeepsEveryGoodBlockOnDiskBeforeABadOne() async throws {
+        let config = ChainConfig.deterministic()
+        let source = try await DevChain(config: config)
+        typealias F = ChainFixtures
+        for nonce in 0..<600 as Range<UInt64> {
+            try await source.sendRawTransaction(F.dynamicFee(F.key0, nonce: nonce, to: F.address1, value: F.oneGwei).encoded)
+        }
+        let parts = try await source.exportBlocks(from: 1, to: 600)
+        let original = try DecodedBlock(encoded: parts[559])
+        var header = original.header
+        header.stateRoot = try #require(Bytes32([UInt8](repeating: 0x22, count: 32)))
+        let altered = Block(header: header, transactions: original.transactions, senders: [], withdrawals: original.withdrawals)
+        var bytes = Array(parts[0..<559].joined())
+        bytes += altered.encoded
+        bytes += parts[560...].joined()
+
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("import-groups-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let chain = try await DevChain(config: config, storage: .directory(directory))
+        do {
+            try await chain.importBlocks(rlp: bytes)
+            Issue.record("the altered block 560 was accepted")
+        } catch {
+            #expect(error.description.hasPrefix("invalid block 560: "))
+        }
+        #expect(await chain.blockNumber() == 559)
+        await chain.close()
+
+        let reopened = try await DevChain(config: config, storage: .directory(directory))
+        #expect(await reopened.blockNumber() == 559)
+        #expect(try await reopened.block(.latest)?.hash == (try await source.block(.number(559))?.hash))
+        #expect(try await reopened.balance(F.address1, at: .latest) == (try await source.balance(F.address1, at: .number(559))))
+        let rest = try await reopened.importBlocks(rlp: Array(parts[559...].joined()))
+        #expect(rest.imported == 41)
+        #expect(rest.headHash == (try await source.block(.latest))?.hash)
+        await reopened.close()
+    }
+
     @Test func genesisErrorsNameTheField() throws {
         func message(_ json: String) -> String {
             do {

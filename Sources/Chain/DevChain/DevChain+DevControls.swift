@@ -95,10 +95,15 @@ extension DevChain {
         guard snapshots.count < config.maxSnapshots else { throw .tooManySnapshots(limit: config.maxSnapshots) }
         let id = nextSnapshotID
         nextSnapshotID += 1
-        snapshots[id] = Snapshot(
+        snapshots[id] = currentSnapshot()
+        return id
+    }
+
+    /// The chain as it is now (copy-on-write values: holding one costs a copy of what changes later).
+    func currentSnapshot() -> Snapshot {
+        Snapshot(
             headNumber: head.number, working: working, committed: committed, pool: pool, timeOffset: timeOffset,
             pendingTimeJump: pendingTimeJump, nextTimestamp: nextTimestamp)
-        return id
     }
 
     /// Returns to snapshot `id`: later blocks are removed (from the database too), the state, pool
@@ -106,8 +111,16 @@ extension DevChain {
     @discardableResult
     public func revert(to id: UInt64) throws(ChainError) -> Bool {
         guard let snapshot = snapshots[id] else { return false }
+        if snapshot.headNumber < head.number { try store.rewind(to: snapshot.headNumber) }
+        try restore(snapshot)
+        snapshots = snapshots.filter { $0.key < id }
+        return true
+    }
+
+    /// Puts the in-memory chain back to `snapshot`: blocks above its head are forgotten (the database must
+    /// already end at that head), and the state, pool and time are the snapshot's.
+    func restore(_ snapshot: Snapshot) throws(ChainError) {
         if snapshot.headNumber < head.number {
-            try store.rewind(to: snapshot.headNumber)
             guard let header = try store.header(number: snapshot.headNumber) else {
                 throw .storage("block \(snapshot.headNumber) missing after rewind")
             }
@@ -126,8 +139,6 @@ extension DevChain {
         timeOffset = snapshot.timeOffset
         pendingTimeJump = snapshot.pendingTimeJump
         nextTimestamp = snapshot.nextTimestamp
-        snapshots = snapshots.filter { $0.key < id }
-        return true
     }
 
     // MARK: Events

@@ -64,42 +64,110 @@ extension DevChain {
     /// The largest chain file `importBlocks(file:)` callers should read at once (blocks are held in memory).
     public static let maxImportFileSize = 2 << 30
 
+    /// How many imported blocks share one SQLite transaction (at most ``cacheDepth``, so every block not yet written
+    /// is still in the block cache for the reads that follow it).
+    static let importBatchSize = 256
+
     /// Executes and validates each block of `bytes` (concatenated RLP blocks) on top of the head, in order,
     /// with the rules of each block's fork (``BlockProcessor``; proof-of-work seals are not verified). Blocks
     /// the chain already holds are skipped. The first bad block stops the import: the error names its number and
     /// the rule it broke, nothing of it or after it is kept, and the chain stays at the last good block.
     /// `progress` is called after each block with the count done and the total.
+    ///
+    /// Blocks are written to the database in groups of ``importBatchSize``, each group in one transaction; when a
+    /// write fails, the chain goes back to the last group written and the error says so.
     @discardableResult
     public func importBlocks(
         rlp bytes: [UInt8], progress: (@Sendable (_ done: Int, _ total: Int, _ number: UInt64) -> Void)? = nil
     ) throws(ChainError) -> ImportSummary {
         let parts = try BlockFile.split(bytes)
         var summary = ImportSummary(headNumber: head.number, headHash: headHash)
+        var batch = ImportBatch(written: currentSnapshot())
         for (index, part) in parts.enumerated() {
             let block: DecodedBlock
-            do { block = try DecodedBlock(encoded: Array(part)) } catch {
-                throw .invalidBlock(number: nil, index: index, reason: error.description)
+            let prepared: PreparedBlock?
+            do throws(ChainError) {
+                do { block = try DecodedBlock(encoded: Array(part)) } catch {
+                    throw ChainError.invalidBlock(number: nil, index: index, reason: error.description)
+                }
+                prepared = try prepare(block)
+            } catch {
+                // The good blocks before the bad one stay: they are written before the error is reported.
+                try flush(&batch)
+                throw error
             }
-            if try importBlock(block) {
+            if let prepared {
+                adopt(prepared)
+                batch.writes.append(prepared.write)
                 summary.imported += 1
                 summary.transactions += block.transactions.count
                 summary.gasUsed = summary.gasUsed &+ block.header.gasUsed
+                if batch.writes.count >= Self.importBatchSize { try flush(&batch) }
             } else {
                 summary.known += 1
             }
             progress?(index + 1, parts.count, block.header.number)
         }
+        try flush(&batch)
         summary.headNumber = head.number
         summary.headHash = headHash
         return summary
     }
 
-    /// Validates and adds one block on top of the head. Returns false when the chain already holds it.
+    /// Validates and adds one block on top of the head, written to the database at once. Returns false when the
+    /// chain already holds it.
     @discardableResult
     public func importBlock(_ block: DecodedBlock) throws(ChainError) -> Bool {
+        guard let prepared = try prepare(block) else { return false }
+        do { try store.commit(prepared.write) } catch {
+            rollBack(prepared.write.diff, fork: prepared.fork)
+            throw error
+        }
+        adopt(prepared)
+        return true
+    }
+
+    /// Imported blocks adopted in memory but not yet in the database, and the chain as it was after the last write.
+    struct ImportBatch {
+        var written: Snapshot
+        var writes: [ChainStore.BlockWrite] = []
+    }
+
+    /// Writes `batch` in one transaction. On failure the chain goes back to the blocks already written.
+    private func flush(_ batch: inout ImportBatch) throws(ChainError) {
+        guard !batch.writes.isEmpty else { return }
+        do { try store.commit(batch.writes) } catch {
+            let first = batch.writes[0].header.number
+            batch.writes = []
+            try restore(batch.written)
+            throw .storage("\(error.description); the chain is back at block \(first &- 1), the last block written")
+        }
+        batch.writes.removeAll(keepingCapacity: true)
+        batch.written = currentSnapshot()
+    }
+
+    /// An executed and validated block, ready to be adopted and written.
+    struct PreparedBlock {
+        var block: Block
+        var committed: CommittedState
+        var write: ChainStore.BlockWrite
+        var fork: Hardfork
+    }
+
+    /// Makes `prepared` the head (state, caches, subscribers, pool).
+    private func adopt(_ prepared: PreparedBlock) {
+        adopt(
+            prepared.block, committed: prepared.committed, diff: prepared.write.diff, receipts: prepared.write.receipts,
+            logs: prepared.write.logs)
+        pool.dropStale { working.nonce(of: $0) }
+    }
+
+    /// Validates and executes `block` on top of the head, leaving the working state at its post-state (undone on
+    /// error); nil when the chain already holds it.
+    private func prepare(_ block: DecodedBlock) throws(ChainError) -> PreparedBlock? {
         let header = block.header
         if header.number <= head.number, Int(header.number) < hashes.count, hashes[Int(header.number)] == block.hash {
-            return false
+            return nil
         }
         func invalid(_ reason: String) -> ChainError { .invalidBlock(number: header.number, index: nil, reason: reason) }
         guard header.parentHash == headHash, header.number == head.number &+ 1 else {
@@ -153,19 +221,11 @@ extension DevChain {
         let added = Block(
             header: header, transactions: block.transactions, senders: processed.senders, ommers: block.ommers,
             withdrawals: block.withdrawals)
-        do {
-            try store.commit(
-                ChainStore.BlockWrite(
-                    header: header, hash: added.hash, transactions: block.transactions, senders: processed.senders,
-                    receipts: stored, logs: logs, diff: diff ?? StateDiff(), state: writes, ommers: block.ommers,
-                    withdrawals: block.withdrawals ?? []))
-        } catch {
-            rollBack(diff, fork: fork)
-            throw error
-        }
-        adopt(added, committed: newCommitted, diff: diff ?? StateDiff(), receipts: stored, logs: logs)
-        pool.dropStale { working.nonce(of: $0) }
-        return true
+        let write = ChainStore.BlockWrite(
+            header: header, hash: added.hash, transactions: block.transactions, senders: processed.senders,
+            receipts: stored, logs: logs, diff: diff ?? StateDiff(), state: writes, ommers: block.ommers,
+            withdrawals: block.withdrawals ?? [])
+        return PreparedBlock(block: added, committed: newCommitted, write: write, fork: fork)
     }
 
     /// Puts the working state back to the head's after a block failed part way (no copy of the state is kept per
