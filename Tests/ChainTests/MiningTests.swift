@@ -1,5 +1,6 @@
 import Chain
 import EVM
+import EthereumCrypto
 import EthereumPrimitives
 import EthereumTransactions
 import EthereumTrie
@@ -273,5 +274,41 @@ import Testing
         await chain.setBalance(F.address1, .one)  // pending dev change: history unaffected
         #expect(try await chain.balance(F.address1, at: .number(4)) == .one)
         #expect(try await chain.balance(F.address1, at: .number(3)) == DevAccounts.defaultBalance + UInt256(3) * F.oneEther)
+    }
+    /// An automined block whose only transaction fails at inclusion is abandoned: the system calls it began with
+    /// (EIP-4788 and EIP-2935 writes) are undone, so the chain goes on exactly as if the transaction had never been
+    /// sent — with no dev change pending (undone from the journal) and with one (which the next block must carry).
+    @Test(arguments: [false, true])
+    func anAbandonedBlockLeavesNoTrace(devChangePending: Bool) async throws {
+        typealias F = ChainFixtures
+        let spender = try PrivateKey(bytes: [UInt8](repeating: 0x5a, count: 32))
+        let other = F.address("0x00000000000000000000000000000000000a11ce")
+        let value = UInt256(600_000_000_000_000_000 as UInt64)
+        func run(sendRejected: Bool) async throws -> (Bytes32?, Int) {
+            let chain = try await DevChain(config: .deterministic())
+            #expect(chain.hardfork >= .prague)
+            try await chain.sendRawTransaction(F.dynamicFee(F.key0, nonce: 0, to: spender.address, value: F.oneEther).encoded)
+            try await chain.setAutomine(false)
+            if devChangePending {
+                // Affordable when sent; not after the dev change, which is pending when its block is built.
+                if sendRejected { try await chain.sendRawTransaction(F.dynamicFee(spender, nonce: 0, to: other, value: value).encoded) }
+                await chain.setBalance(spender.address, F.oneGwei)
+            } else {
+                // Each affordable alone, the second not after the first: rejected when its block is built.
+                try await chain.sendRawTransaction(F.dynamicFee(spender, nonce: 0, to: other, value: value).encoded)
+                if sendRejected { try await chain.sendRawTransaction(F.dynamicFee(spender, nonce: 1, to: other, value: value).encoded) }
+            }
+            try await chain.setAutomine(true)
+            // The next block at another time than the abandoned one's: a leftover EIP-4788 write would stay in its slot.
+            let next = try #require(try await chain.block(.latest)).header.timestamp + 100
+            try await chain.setNextBlockTimestamp(next)
+            _ = try await chain.mine()
+            if devChangePending { #expect(try await chain.balance(spender.address) == F.oneGwei) }
+            return (try await chain.block(.latest)?.hash, await chain.pendingTransactions().count)
+        }
+        let (withRejected, pooled) = try await run(sendRejected: true)
+        let (without, _) = try await run(sendRejected: false)
+        #expect(pooled == 0)
+        #expect(withRejected != nil && withRejected == without)
     }
 }

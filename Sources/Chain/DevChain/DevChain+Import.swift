@@ -120,7 +120,7 @@ extension DevChain {
     public func importBlock(_ block: DecodedBlock) throws(ChainError) -> Bool {
         guard let prepared = try prepare(block) else { return false }
         do { try store.commit(prepared.write) } catch {
-            rollBack(prepared.write.diff, fork: prepared.fork)
+            undoUnminedBlock(prepared.write.diff, fork: prepared.fork)
             throw error
         }
         adopt(prepared)
@@ -199,7 +199,7 @@ extension DevChain {
                 return newCommitted.stateRoot
             }
         } catch {
-            rollBack(diff, fork: fork)
+            undoUnminedBlock(diff, fork: fork)
             throw invalid(error.description)
         }
 
@@ -226,19 +226,6 @@ extension DevChain {
             receipts: stored, logs: logs, diff: diff ?? StateDiff(), state: writes, ommers: block.ommers,
             withdrawals: block.withdrawals ?? [])
         return PreparedBlock(block: added, committed: newCommitted, write: write, fork: fork)
-    }
-
-    /// Puts the working state back to the head's after a block failed part way (no copy of the state is kept per
-    /// block: a copy would duplicate every storage map a block writes, such as the system contracts' rings). An
-    /// unfinished transaction is undone from the journal; what finished transactions changed is undone with the
-    /// reverse diff against the committed head (`taken`, when the state-root step already took the changes).
-    private func rollBack(_ taken: StateDiff?, fork: Hardfork) {
-        working.revert(to: 0)
-        working.finalize(rules: ForkRules(fork))
-        _ = working.takeLogs()
-        let remaining = working.takeChanges()
-        let reverse = taken ?? committed.reverseDiff(for: remaining)
-        reverse.revert(&working.state, code: committed.code)
     }
 
     /// The ommer rules that need the chain (geth's `VerifyUncles`): each ommer's parent is one of the block's

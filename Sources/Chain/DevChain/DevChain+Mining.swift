@@ -182,10 +182,16 @@ extension DevChain {
         working.blockHashes = blockHashFunction(upTo: head.number)
         // The block processor's start-of-block system calls (EIP-4788 from Cancun, EIP-2935 from Prague). The
         // block may yet be abandoned (no transaction fits an automined block; a Prague request contract fails):
-        // keep the state to put back, unless the calls cannot change it (a Cancun chain without the 4788 code).
+        // be able to put the state back, unless the calls cannot change it (a Cancun chain without the 4788 code).
+        // With no dev change pending, the journal and a reverse diff against the head do it; a copy of the state
+        // would cost a copy of every storage map the block writes (the system contracts' rings hold 8,191 slots).
         let beaconRoot: Bytes32? = fork >= .cancun ? .zero : nil
         let callsRunCode = fork >= .cancun && !working.code(at: SystemCalls.beaconRoots).isEmpty
-        let rollback = fork >= .prague || (!allowEmpty && callsRunCode) ? working : nil
+        let mayAbandon = fork >= .prague || (!allowEmpty && callsRunCode)
+        let saved = mayAbandon && !working.changes.isEmpty ? working : nil
+        func putBack() {
+            if let saved { working = saved } else if mayAbandon { undoUnminedBlock(fork: fork) }
+        }
         SystemCalls.beginBlock(parentHash: headHash, parentBeaconBlockRoot: beaconRoot, in: &working, block: env, fork: fork)
 
         var included: [SignedTransaction] = []
@@ -230,7 +236,7 @@ extension DevChain {
             outcomes.append(outcome)
         }
         if included.isEmpty && !allowEmpty {
-            if let rollback { working = rollback }
+            putBack()
             return (nil, rejected)
         }
         // The end-of-block requests (EIP-7685): deposit logs and the EIP-7002 / EIP-7251 queues, as the block
@@ -244,7 +250,7 @@ extension DevChain {
                 requestsHash = ExecutionRequests.hash(requests)
             } catch {
                 // Only a chain whose genesis lacks the system contracts gets here: nothing is mined.
-                if let rollback { working = rollback }
+                putBack()
                 for (i, tx) in included.enumerated() { pool.add(tx, sender: senders[i]) }
                 throw .executionFailed("cannot finish block \(env.number): \(error)")
             }
@@ -306,6 +312,19 @@ extension DevChain {
 
         adopt(block, committed: newCommitted, diff: diff, receipts: stored, logs: blockLogs)
         return (block, rejected)
+    }
+
+    /// Puts the working state back to the head's after a block failed or was abandoned part way, when no dev change
+    /// was pending before it: an unfinished transaction is undone from the journal; what finished transactions and
+    /// system calls changed is undone with the reverse diff against the committed head (`taken`, when the state-root
+    /// step already took the changes).
+    func undoUnminedBlock(_ taken: StateDiff? = nil, fork: Hardfork) {
+        working.revert(to: 0)
+        working.finalize(rules: ForkRules(fork))
+        _ = working.takeLogs()
+        let remaining = working.takeChanges()
+        let reverse = taken ?? committed.reverseDiff(for: remaining)
+        reverse.revert(&working.state, code: committed.code)
     }
 
     /// Makes a block that is in the database the head (mined or imported): its tries, hash, caches, and the
