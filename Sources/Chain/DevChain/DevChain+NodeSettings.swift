@@ -18,6 +18,11 @@ struct DevSettings: Sendable {
     var minGasPrice: UInt256?
     /// The base fee of the next block only; cleared once a block is made.
     var nextBaseFee: UInt256?
+    /// anvil's `instanceId`: random, and new after every reset.
+    var instanceID: Bytes32 = {
+        var generator = SystemRandomNumberGenerator()
+        return Bytes32((0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }) ?? .zero
+    }()
 }
 
 extension DevChain {
@@ -94,6 +99,19 @@ extension DevChain {
         devSettings.nextBaseFee = fee
     }
 
+    // MARK: Information (anvil_nodeInfo, anvil_metadata)
+
+    /// A random id of this chain instance; a new one after ``reset()``.
+    public func instanceID() -> Bytes32 { devSettings.instanceID }
+
+    /// The live snapshots: id → the head block (number, hash) each returns to.
+    public func snapshotHeads() -> [(id: UInt64, number: UInt64, hash: Bytes32)] {
+        snapshots.keys.sorted().compactMap { id in
+            guard let number = snapshots[id]?.headNumber, number < UInt64(hashes.count) else { return nil }
+            return (id, number, hashes[Int(number)])
+        }
+    }
+
     // MARK: Pool
 
     /// Removes a transaction from the pool (anvil_dropTransaction); its hash when it was there, else nil.
@@ -106,4 +124,12 @@ extension DevChain {
 
     /// The hashes of the pooled transactions, in arrival order.
     public func pooledTransactionHashes() -> [Bytes32] { pool.all.map(\.signed.hash) }
+}
+
+extension DevChain {
+    /// The number of the last transaction the pool accepted (a pending-transaction filter starts after it).
+    public func pendingSequence() -> UInt64 { pendingHashLog.last }
+
+    /// The hashes of the pool's arrivals numbered `range` (the newest ``PendingHashLog/capacity`` are kept).
+    public func pendingHashes(_ range: ClosedRange<UInt64>) -> [Bytes32] { pendingHashLog.hashes(range) }
 }

@@ -223,6 +223,7 @@ extension DevChain {
             throw .poolFull(limit: config.maxPendingTransactions)
         }
         pool.add(signed, sender: sender)
+        pendingHashLog.append(hash)
         if !pendingSubscribers.isEmpty {
             let pending = PendingTransaction(transaction: signed, sender: sender)
             for continuation in pendingSubscribers.values { continuation.yield(pending) }

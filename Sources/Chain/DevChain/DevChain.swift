@@ -59,6 +59,8 @@ public actor DevChain {
     var nextSubscriberID: UInt64 = 0
     /// Run-time changes of the node's settings (impersonation, gas limit, coinbase, fees): DevChain+NodeSettings.
     var devSettings = DevSettings()
+    /// The hashes the pool accepted, numbered, for `eth_newPendingTransactionFilter`.
+    var pendingHashLog = PendingHashLog()
     let buffers = ExecutionBuffers()
     let devKeys: [Address: PrivateKey]
 

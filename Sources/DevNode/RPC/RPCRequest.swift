@@ -52,6 +52,8 @@ public enum RPCRequest: Sendable, Equatable {
     case setCode(Address, [UInt8], hardhat: Bool)
     case setNonce(Address, UInt64, hardhat: Bool)
     case setStorageAt(Address, UInt256, UInt256)
+    /// Impersonation, reset, state dumps, block settings, node information and signing (DevNodeRequest.swift).
+    case node(DevNodeRequest)
 
     /// Decodes `method` with its `params` (nil when the request has none).
     public static func decode(method: String, params raw: JSONValue?) throws(JSONRPCErrorObject) -> RPCRequest {
@@ -166,6 +168,7 @@ public enum RPCRequest: Sendable, Equatable {
         case "anvil_setStorageAt", "hardhat_setStorageAt":
             try p.expect(3, 3); return .setStorageAt(try p.address(0), try p.word(1), try p.word(2))
         default:
+            if let request = try DevNodeRequest.decode(method: method, p) { return .node(request) }
             throw .methodNotFound(method)
         }
     }
