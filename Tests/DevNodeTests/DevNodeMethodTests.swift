@@ -203,4 +203,33 @@ import Testing
         #expect(try await h.result("anvil_metadata")["instanceId"] != instance)
         #expect(try await h.result("hardhat_metadata")["snapshots"] == nil)
     }
+
+    @Test func callAndEstimateGasTakeStateOverrides() async throws {
+        let h = try await HandlerHarness.make()
+        let target = "0x5555555555555555555555555555555555555555"
+        // Returns BALANCE(CALLER) + SLOAD(7): 60 07 54 33 31 01 60 00 52 60 20 60 00 f3
+        let code = "0x600754333101600052602060 00f3".replacingOccurrences(of: " ", with: "")
+        let poor = "0x6666666666666666666666666666666666666666"
+        let overrides = """
+            {"\(target)":{"code":"\(code)","stateDiff":{"0x0000000000000000000000000000000000000000000000000000000000000007":"0x0000000000000000000000000000000000000000000000000000000000000002"}},"\(poor)":{"balance":"0x28"}}
+            """
+        let call = "{\"from\":\"\(poor)\",\"to\":\"\(target)\"}"
+        let result = try #require(try await h.result("eth_call", "[\(call),\"latest\",\(overrides)]").stringValue)
+        #expect(result == "0x" + String(repeating: "0", count: 62) + "2a")  // 40 + 2
+        // The same overrides through eth_simulateV1 (the shared code) give the same return data.
+        let simulated = try await h.result(
+            "eth_simulateV1", "[{\"blockStateCalls\":[{\"stateOverrides\":\(overrides),\"calls\":[\(call)]}]},\"latest\"]")
+        #expect(simulated.arrayValue?.first?["calls"]?.arrayValue?.first?["returnData"]?.stringValue == result)
+        // Nothing stays: without overrides the target has no code.
+        #expect(try await h.result("eth_call", "[\(call),\"latest\"]") == .string("0x"))
+        #expect(try await h.result("eth_getCode", "[\"\(target)\",\"latest\"]") == .string("0x"))
+        // eth_estimateGas: a priced call from an empty account fails; with a balance override it is estimated.
+        let priced = "{\"from\":\"\(poor)\",\"to\":\"\(target)\",\"gasPrice\":\"0x3b9aca00\",\"value\":\"0x1\"}"
+        #expect(try await h.errorCode("eth_estimateGas", "[\(priced)]") != nil)
+        let rich = "{\"\(poor)\":{\"balance\":\"0xde0b6b3a7640000\"}}"
+        #expect(try await h.result("eth_estimateGas", "[\(priced),\"latest\",\(rich)]").quantity == 21000)
+        // A bad override set is -32602.
+        #expect(try await h.errorCode("eth_call", "[\(call),\"latest\",{\"0x12\":{}}]") == -32602)
+        #expect(try await h.errorCode("eth_call", "[\(call),\"latest\",{\"\(target)\":{\"state\":{},\"stateDiff\":{}}}]") == -32602)
+    }
 }

@@ -53,6 +53,16 @@ extension NodeRPCHandler {
         case .signTransaction(let call):
             let signed = try await onChain { () async throws(ChainError) in try await chain.signTransaction(call) }
             return NodeWire.data(signed.encoded)
+        case .callWithOverrides(let call, let block, let overrides):
+            let result = try await onChain { () async throws(ChainError) in
+                try await chain.call(call, at: block, overrides: overrides, limits: limits.calls)
+            }
+            if let error = result.error { throw JSONRPCErrorObject(error) }
+            return NodeWire.data(result.output)
+        case .estimateGasWithOverrides(let call, let block, let overrides):
+            return NodeWire.q(try await onChain { () async throws(ChainError) in
+                try await chain.estimateGas(call, at: block, overrides: overrides, limits: limits.calls)
+            })
         case .newPendingTransactionFilter:
             let sequence = await chain.pendingSequence()
             return .string(await filters.install(.pendingTransactions, head: sequence))

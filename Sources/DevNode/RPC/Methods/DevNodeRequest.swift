@@ -27,6 +27,9 @@ public enum DevNodeRequest: Sendable, Equatable {
     case signTypedData(Address, TypedData)
     case signTransaction(CallRequest)
     case newPendingTransactionFilter
+    /// eth_call / eth_estimateGas with geth's state override set (third parameter), decoded as eth_simulateV1's.
+    case callWithOverrides(CallRequest, BlockID, StateOverrides)
+    case estimateGasWithOverrides(CallRequest, BlockID, StateOverrides)
 
     /// The request `method` names, nil when it is none of these.
     static func decode(method: String, _ p: RPCParams) throws(JSONRPCErrorObject) -> DevNodeRequest? {
@@ -84,6 +87,13 @@ public enum DevNodeRequest: Sendable, Equatable {
             return .newPendingTransactionFilter
         default: return nil
         }
+    }
+
+    /// Parameter `i` as a state override set, nil when absent, null or empty.
+    static func stateOverrides(_ p: RPCParams, _ i: Int) throws(JSONRPCErrorObject) -> StateOverrides? {
+        guard let value = p.optional(i) else { return nil }
+        let overrides = try RPCParams.wire(i) { () throws(WireError) in try SimulateRequestWire.stateOverrides(value, path: "stateOverrides") }
+        return overrides.isEmpty ? nil : overrides
     }
 
     /// EIP-712 typed data as an object, or as the JSON text of one (MetaMask sends a string).
