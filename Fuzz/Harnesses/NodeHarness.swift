@@ -23,6 +23,14 @@ extension FuzzHarness {
         "anvil_setNextBlockTimestamp", "evm_setAutomine", "anvil_setAutomine", "evm_setIntervalMining",
         "anvil_setIntervalMining", "anvil_setBalance", "hardhat_setBalance", "anvil_setCode", "hardhat_setCode",
         "anvil_setNonce", "hardhat_setNonce", "anvil_setStorageAt", "hardhat_setStorageAt", "eth_simulateV1",
+        // h-dev (issue 18): DevNodeRequest.swift
+        "anvil_impersonateAccount", "hardhat_impersonateAccount", "anvil_stopImpersonatingAccount",
+        "hardhat_stopImpersonatingAccount", "anvil_autoImpersonateAccount", "anvil_reset", "hardhat_reset",
+        "anvil_dumpState", "hardhat_dumpState", "anvil_loadState", "hardhat_loadState", "evm_setBlockGasLimit",
+        "anvil_setBlockGasLimit", "anvil_setCoinbase", "hardhat_setCoinbase", "anvil_dropTransaction",
+        "hardhat_dropTransaction", "anvil_setMinGasPrice", "hardhat_setMinGasPrice", "anvil_setNextBlockBaseFeePerGas",
+        "hardhat_setNextBlockBaseFeePerGas", "anvil_nodeInfo", "anvil_metadata", "hardhat_metadata", "txpool_inspect",
+        "eth_signTypedData_v4", "eth_signTypedData", "eth_signTransaction", "eth_newPendingTransactionFilter",
     ]
 
     /// The node methods with a known, still open crash class. With `CARCHAIN_FUZZ_AVOID_KNOWN=1` the node harness

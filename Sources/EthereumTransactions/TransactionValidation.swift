@@ -12,12 +12,27 @@ extension SignedTransaction {
     /// (EIP-7825, Osaka).
     @discardableResult
     public func validate(for fork: Hardfork, chainID: UInt64? = nil) throws(TransactionError) -> Address {
+        try checkTypeAndChain(fork: fork, chainID: chainID)
+        let sender = try self.sender(allowHighS: fork < .homestead)
+        try checkGasAndFees(fork: fork)
+        return sender
+    }
+
+    /// Every rule of ``validate(for:chainID:)`` except the signature's: for a dev node's impersonated sender
+    /// (`anvil_impersonateAccount`), whose transaction carries a placeholder signature that recovers to no one.
+    public func validateIgnoringSignature(for fork: Hardfork, chainID: UInt64? = nil) throws(TransactionError) {
+        try checkTypeAndChain(fork: fork, chainID: chainID)
+        try checkGasAndFees(fork: fork)
+    }
+
+    private func checkTypeAndChain(fork: Hardfork, chainID: UInt64?) throws(TransactionError) {
         let type = transaction.type
         guard fork >= type.introducedIn else { throw .typeNotSupported(type, fork: fork) }
         try checkStructure(fork: fork)
         try checkChainAndV(fork: fork, chainID: chainID)
-        let sender = try self.sender(allowHighS: fork < .homestead)
+    }
 
+    private func checkGasAndFees(fork: Hardfork) throws(TransactionError) {
         let gasLimit = transaction.gasLimit
         let (intrinsic, floor) = transaction.intrinsicGas(fork: fork)
         guard gasLimit >= intrinsic else { throw .intrinsicGasTooLow(gasLimit: gasLimit, intrinsicGas: intrinsic) }
@@ -36,7 +51,6 @@ extension SignedTransaction {
         if fork >= .osaka, gasLimit > Self.osakaGasLimitCap {
             throw .gasLimitAboveCap(gasLimit: gasLimit, cap: Self.osakaGasLimitCap)
         }
-        return sender
     }
 
     /// EIP-7825's cap on a transaction's gas limit (2^24), from Osaka.

@@ -23,6 +23,20 @@ import TestSupport
         (["--gas-limit", "18446744073709551615"], "--gas-limit must be 21000 to 2^63-1"),
         (["--hardfork", "frontier"], "unknown --hardfork frontier (one of byzantium, constantinople"),
         (["--hardfork", "amsterdam"], "unknown --hardfork amsterdam (one of byzantium"),
+        // Issue 18's account, fee and state-file options.
+        (["--accounts", "0"], "--accounts must be 1 to 1000, got 0"),
+        (["--accounts", "1001"], "--accounts must be 1 to 1000"),
+        (["--balance=-1"], "--balance must be an amount of ether"),
+        (["--balance", "1e3"], "--balance must be an amount of ether"),
+        (["--balance", "1" + String(repeating: "0", count: 80)], "--balance must be an amount of ether"),
+        (["--base-fee", "1.5"], "--base-fee must be a whole number of wei"),
+        (["--base-fee", "0x" + String(repeating: "f", count: 65)], "--base-fee must be a whole number of wei"),
+        (["--derivation-path", "m/44'/60'/0'/0"], "--derivation-path must be a BIP-32 path ending in /"),
+        (["--derivation-path", "m/x/"], "--derivation-path must be a BIP-32 path ending in /"),
+        (["--mnemonic", "alpha bravo charlie secretword"], "--mnemonic is not a valid BIP-39 mnemonic"),
+        (["--load-state", "/nonexistent/state.bin"], "--load-state /nonexistent/state.bin: no such file"),
+        (["--dump-state", "/nonexistent/dir/state.bin"], "--dump-state /nonexistent/dir/state.bin: the directory"),
+        (["--verbose", "--silent"], "give --verbose or --silent, not both"),
     ]
 
     @Test func outOfRangeOptionsAreOneLine() throws {
@@ -33,13 +47,18 @@ import TestSupport
             let lines = run.stderr.split(separator: "\n")
             #expect(lines.count == 1, "\(arguments): \(run.stderr)")
             #expect(run.stderr.hasPrefix("carchain: " + message), "\(arguments): \(run.stderr)")
+            #expect(!run.stderr.contains("secretword"), "the mnemonic was echoed: \(run.stderr)")
         }
     }
 
     @Test func helpShowsTheLimitsWithExamples() throws {
         guard let carchain = ProcessRunner.carchainExecutable() else { return }
         let help = try ProcessRunner.run(carchain, ["node", "--help"]).stdout
-        for flag in ["--rpc-gas-cap", "--rpc-evm-timeout", "--allow-origin", "--allow-host", "--http-timeout", "--block-time"] {
+        for flag in [
+            "--rpc-gas-cap", "--rpc-evm-timeout", "--allow-origin", "--allow-host", "--http-timeout", "--block-time",
+            "--accounts", "--balance", "--mnemonic", "--derivation-path", "--base-fee", "--no-carchain", "--silent",
+            "--dump-state", "--load-state",
+        ] {
             #expect(help.contains(flag), "\(flag) missing from --help")
         }
         #expect(help.contains("carchain node --rpc-gas-cap 100000000 --rpc-evm-timeout 10"))
@@ -54,6 +73,8 @@ import TestSupport
         // ArgumentParser wraps the help text: compare with the line breaks and indentation folded to spaces.
         let folded = help.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
         #expect(folded.contains("(default: osaka for a new chain"))
+        #expect(folded.contains("carchain node --ephemeral --load-state state.bin --dump-state state.bin --silent"))
+        #expect(folded.contains("carchain node --ephemeral --no-carchain --accounts 3 --balance 100 --chain-id 31337"))
     }
 
     @Test func listeningBeyondLoopbackWarns() throws {

@@ -19,12 +19,13 @@ public struct LocalNode: Sendable {
 
     /// Opens everything; on failure nothing is left open.
     ///
+    /// `deployCarChain` false (`--no-carchain`) leaves a new chain without the CarChain contract.
     /// `blocks` (concatenated RLP blocks, `--import`) are imported before anything is served, with `progress`
     /// called per block; `finalized` then sets the block `safe` and `finalized` name (`--finalized`).
     public static func open(
         config: ChainConfig, directory: URL?, limits: NodeRPCHandler.Limits = NodeRPCHandler.Limits(),
         blocks: [UInt8]? = nil, finalized: BlockID? = nil,
-        progress: (@Sendable (_ done: Int, _ total: Int, _ number: UInt64) -> Void)? = nil
+        progress: (@Sendable (_ done: Int, _ total: Int, _ number: UInt64) -> Void)? = nil, deployCarChain: Bool = true
     ) async throws -> LocalNode {
         let chain: DevChain
         do {
@@ -44,7 +45,8 @@ public struct LocalNode: Sendable {
                 do { try await chain.setFinalized(finalized) } catch { throw AppError.failed("--finalized: \(error)") }
             }
             // A chain from a genesis file is someone else's chain: it gets no CarChain deployment of ours.
-            if config.genesis == nil && chain.config.genesis == nil {
+            // `--no-carchain`: a plain dev chain, as anvil starts one.
+            if deployCarChain && config.genesis == nil && chain.config.genesis == nil {
                 contract = try await EmbeddedChain.ensureContract(on: chain, dataDirectory: directory)
             }
         } catch {

@@ -8,8 +8,13 @@ extension DevChain {
     /// fee cap, intrinsic gas) throw, and so does running past `limits.timeout`
     /// (``ChainError/executionTimeout(_:)``). The gas is capped by `limits.gasCap` and, from Osaka, by EIP-7825's
     /// 2^24. A request's `authorizationList` (Prague) is applied before the call, as a type-4 transaction's is.
-    public func call(_ request: CallRequest, at id: BlockID = .latest, limits: CallLimits = .standard) throws(ChainError) -> CallResult {
-        var context = try callContext(request, at: id, limits: limits)
+    ///
+    /// `overrides` (eth_call's third parameter, geth's state override set) change accounts for this call only, as
+    /// eth_simulateV1's `stateOverrides` do.
+    public func call(
+        _ request: CallRequest, at id: BlockID = .latest, overrides: StateOverrides = [:], limits: CallLimits = .standard
+    ) throws(ChainError) -> CallResult {
+        var context = try callContext(request, at: id, overrides: overrides, limits: limits)
         var tracer = NoTracer()
         return try run(context.call, in: &context, tracer: &tracer)
     }
@@ -20,12 +25,16 @@ extension DevChain {
     /// (``ChainError/executionReverted(data:reason:)``), its error, or
     /// ``ChainError/gasRequiredExceedsAllowance(_:)`` when it ran out of gas. The search starts from the
     /// gas capped by `limits.gasCap`, and all of its runs together get `limits.timeout`.
-    public func estimateGas(_ request: CallRequest, at id: BlockID = .latest, limits: CallLimits = .standard) throws(ChainError) -> UInt64 {
-        var context = try callContext(request, at: id, limits: limits)
+    /// `overrides` (eth_estimateGas's third parameter, as geth takes it) change accounts for the estimate only.
+    public func estimateGas(
+        _ request: CallRequest, at id: BlockID = .latest, overrides: StateOverrides = [:], limits: CallLimits = .standard
+    ) throws(ChainError) -> UInt64 {
+        var context = try callContext(request, at: id, overrides: overrides, limits: limits)
         var call = context.call
         var hi = call.gas
         if !call.gasPrice.isZero {
-            let balance = try self.balance(call.from, at: id)
+            let balance: UInt256
+            if let state = context.historical { balance = state[call.from]?.balance ?? .zero } else { balance = try self.balance(call.from, at: id) }
             let available = balance > call.value ? balance - call.value : .zero
             let allowance = available / call.gasPrice
             if allowance < UInt256(hi) { hi = allowance.low64 }
@@ -105,7 +114,9 @@ extension DevChain {
         var deadline: ContinuousClock.Instant?
     }
 
-    func callContext(_ request: CallRequest, at id: BlockID, limits: CallLimits) throws(ChainError) -> CallContext {
+    func callContext(
+        _ request: CallRequest, at id: BlockID, overrides: StateOverrides = [:], limits: CallLimits
+    ) throws(ChainError) -> CallContext {
         guard let number = resolve(id) else { throw .unknownBlock("\(id)") }
         var env: BlockEnvironment
         if case .pending = id {
@@ -124,6 +135,16 @@ extension DevChain {
         if let cap = ForkRules(fork).transactionGasLimitCap { call.gas = Swift.min(call.gas, cap) }
         var historical: WorldState?
         if let stateNumber = try self.stateNumber(id) { historical = try state(at: stateNumber) }
+        if !overrides.isEmpty {
+            // The overridden state is a copy the call runs on, like an earlier block's (the live state is untouched).
+            var journaled = JournaledState(state: historical ?? working.state)
+            var precompiles = PrecompileOverrides()
+            do { try StateOverrideApplication.apply(overrides, to: &journaled, precompiles: &precompiles, fork: fork) } catch {
+                throw .invalidParams("invalid state overrides: \(error)")
+            }
+            historical = journaled.state
+            if precompiles != PrecompileOverrides() { env.precompileOverrides = precompiles }
+        }
         return CallContext(
             call: call, environment: env, fork: fork, hashes: blockHashFunction(upTo: env.number > 0 ? env.number - 1 : 0),
             historical: historical, limits: limits, deadline: limits.deadline())

@@ -112,7 +112,7 @@ extension DevChain {
     func nextBlockEnvironment(timestamp: UInt64) -> BlockEnvironment {
         let fork = self.fork(number: head.number + 1, timestamp: timestamp)
         return BlockEnvironment(
-            coinbase: config.coinbase, number: head.number + 1, timestamp: timestamp, gasLimit: nextGasLimit(fork: fork),
+            coinbase: devSettings.coinbase ?? config.coinbase, number: head.number + 1, timestamp: timestamp, gasLimit: nextGasLimit(fork: fork),
             difficulty: fork >= .paris ? .zero : .one,
             prevRandao: fork >= .paris ? Keccak256.hash(headHash.bytes) : .zero,
             baseFee: nextBaseFee(fork: fork) ?? .zero,
@@ -125,13 +125,15 @@ extension DevChain {
 
     /// The base fee of a `fork` block after the head (nil before London).
     func nextBaseFee(fork: Hardfork) -> UInt256? {
-        fork >= .london ? FeeMarket.nextBaseFee(parent: head, initialBaseFee: config.initialBaseFee) : nil
+        guard fork >= .london else { return nil }
+        return devSettings.nextBaseFee ?? FeeMarket.nextBaseFee(parent: head, initialBaseFee: config.initialBaseFee)
     }
 
     /// The gas limit of the next block: the configured one on a dev chain; on a chain from a genesis file the
     /// head's (doubled at the first London block, EIP-1559's elasticity), so mined blocks continue an
     /// imported chain within the gas-limit bounds.
     func nextGasLimit(fork: Hardfork) -> UInt64 {
+        if let gasLimit = devSettings.gasLimit { return gasLimit }
         guard config.genesis != nil else { return config.gasLimit }
         if fork >= .london && head.baseFeePerGas == nil {
             return head.gasLimit.multipliedReportingOverflow(by: FeeMarket.elasticityMultiplier).partialValue
@@ -334,6 +336,7 @@ extension DevChain {
         logs: [(transactionIndex: Int, log: Log)]
     ) {
         let number = block.header.number
+        devSettings.nextBaseFee = nil  // anvil_setNextBlockBaseFeePerGas names one block
         committed = newCommitted
         head = block.header
         headHash = block.hash

@@ -49,17 +49,34 @@ extension DevChain {
     /// pending state, gas from ``estimateGas(_:at:)``, fees from ``gasPrice()`` and
     /// ``maxPriorityFeePerGas()``; a gas price selects a legacy (or, with an access list, EIP-2930)
     /// transaction, otherwise EIP-1559.
+    /// From an address the chain holds no key for but impersonates (``impersonate(_:)``,
+    /// ``setAutoImpersonate(_:)``), the transaction goes to the pool with ``impersonationSignature(for:)``.
     @discardableResult
     public func sendTransaction(_ request: CallRequest) throws(ChainError) -> Bytes32 {
         guard let from = request.from else { throw .invalidParams("sendTransaction needs a from address") }
+        if let key = devKeys[from] { return try submit(try fill(request, from: from).sign(with: key)) }
+        guard isImpersonated(from) else { throw .unknownAccount(from) }
+        let transaction = try fill(request, from: from)
+        return try submit(SignedTransaction(transaction: transaction, signature: Self.impersonationSignature(for: transaction, sender: from)), impersonating: from)
+    }
+
+    /// Fills in and signs a transaction with the dev key of `request.from` without sending it
+    /// (`eth_signTransaction`).
+    public func signTransaction(_ request: CallRequest) throws(ChainError) -> SignedTransaction {
+        guard let from = request.from else { throw .invalidParams("signTransaction needs a from address") }
         guard let key = devKeys[from] else { throw .unknownAccount(from) }
+        return try fill(request, from: from).sign(with: key)
+    }
+
+    /// The transaction `eth_sendTransaction` / `eth_signTransaction` make of a request.
+    private func fill(_ request: CallRequest, from: Address) throws(ChainError) -> Transaction {
         let nonce: UInt64
         if let given = request.nonce { nonce = given } else { nonce = try self.nonce(from, at: .pending) }
         let gas: UInt64
         if let given = request.gas { gas = given } else { gas = try estimateGas(request, at: .pending) }
         let accessList = request.accessList ?? []
         if request.authorizationList != nil || request.type == 4 {
-            return try submit(setCodeTransaction(request, nonce: nonce, gas: gas).sign(with: key))
+            return try setCodeTransaction(request, nonce: nonce, gas: gas)
         }
         let useLegacyFees = request.gasPrice != nil || pendingFork < .london || request.type == 0 || request.type == 1
         let transaction: Transaction
@@ -83,7 +100,7 @@ extension DevChain {
                     chainId: chainId, nonce: nonce, maxPriorityFeePerGas: tip, maxFeePerGas: maxFee, gasLimit: gas,
                     to: request.to, value: request.value ?? .zero, data: request.data ?? [], accessList: accessList))
         }
-        return try submit(transaction.sign(with: key))
+        return transaction
     }
 
     /// The fees of an EIP-1559-style transaction: the request's, else the suggested tip and a fee cap of twice
@@ -129,9 +146,17 @@ extension DevChain {
     public func pendingBaseFee() -> UInt256? { nextBaseFee }
 
     /// Validates against the chain's rules and the pending state, pools, and automines.
-    func submit(_ signed: SignedTransaction) throws(ChainError) -> Bytes32 {
+    /// With `impersonating`, that address is the sender and the signature is not checked (every other rule is).
+    func submit(_ signed: SignedTransaction, impersonating: Address? = nil) throws(ChainError) -> Bytes32 {
         let sender: Address
-        do { sender = try signed.validate(for: pendingFork, chainID: chainId) } catch {
+        do {
+            if let impersonating {
+                try signed.validateIgnoringSignature(for: pendingFork, chainID: chainId)
+                sender = impersonating
+            } else {
+                sender = try signed.validate(for: pendingFork, chainID: chainId)
+            }
+        } catch {
             if case .invalidChainID(_, let found) = error {
                 throw .wrongChainId(expected: chainId, got: found.map { $0.low64 })
             }
@@ -159,6 +184,9 @@ extension DevChain {
         let blockGasLimit = nextGasLimit(fork: pendingFork)
         if tx.gasLimit > blockGasLimit {
             throw .rejected("exceeds block gas limit: gas \(tx.gasLimit), block gas limit \(blockGasLimit)")
+        }
+        if let minimum = devSettings.minGasPrice, nextBaseFee == nil, tx.maxFeePerGas < minimum {
+            throw .rejected("transaction underpriced: gas price \(tx.maxFeePerGas), minimum \(minimum) (anvil_setMinGasPrice)")
         }
         if let baseFee = nextBaseFee, tx.maxFeePerGas < baseFee {
             throw .rejected(
@@ -195,6 +223,7 @@ extension DevChain {
             throw .poolFull(limit: config.maxPendingTransactions)
         }
         pool.add(signed, sender: sender)
+        pendingHashLog.append(hash)
         if !pendingSubscribers.isEmpty {
             let pending = PendingTransaction(transaction: signed, sender: sender)
             for continuation in pendingSubscribers.values { continuation.yield(pending) }

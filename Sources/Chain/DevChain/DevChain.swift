@@ -57,6 +57,10 @@ public actor DevChain {
     var headSubscribers: [UInt64: AsyncStream<Block>.Continuation] = [:]
     var pendingSubscribers: [UInt64: AsyncStream<PendingTransaction>.Continuation] = [:]
     var nextSubscriberID: UInt64 = 0
+    /// Run-time changes of the node's settings (impersonation, gas limit, coinbase, fees): DevChain+NodeSettings.
+    var devSettings = DevSettings()
+    /// The hashes the pool accepted, numbered, for `eth_newPendingTransactionFilter`.
+    var pendingHashLog = PendingHashLog()
     let buffers = ExecutionBuffers()
     let devKeys: [Address: PrivateKey]
 

@@ -12,6 +12,9 @@ public actor FilterRegistry {
     public enum Kind: Sendable {
         case logs(LogFilter)
         case blocks
+        /// `eth_newPendingTransactionFilter`: ``Filter/lastBlock`` holds the number of the last pool arrival
+        /// reported (``DevChain/pendingSequence()``), not a block number.
+        case pendingTransactions
     }
 
     public struct Filter: Sendable {

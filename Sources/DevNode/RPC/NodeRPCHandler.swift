@@ -278,6 +278,7 @@ public final class NodeRPCHandler: Sendable {
             guard receipt.type == .setCode else { return NodeWire.receipt(receipt) }
             let signed = try await onChain { () async throws(ChainError) in try await chain.transaction(hash: hash) }?.0
             return NodeWire.receipt(receipt, authorizations: signed?.transaction.authorizationList)
+        case .node(let request): return try await execute(request)
         case .rawHeader(let id):
             return NodeWire.data(try await rawBlock(id).header.encoded)
         case .rawBlock(let id):
@@ -371,9 +372,11 @@ public final class NodeRPCHandler: Sendable {
     /// `eth_getFilterChanges`: new block hashes, or new matching logs, since the last poll.
     private func filterChanges(_ id: String) async throws(JSONRPCErrorObject) -> JSONValue {
         guard let filter = await filters.filter(id) else { throw JSONRPCErrorObject(code: JSONRPCErrorCode.serverError, message: "filter not found") }
+        if case .pendingTransactions = filter.kind { return await pendingTransactionChanges(id) }
         let head = await chain.blockNumber()
         guard let range = await filters.advance(id, to: head) else { return .array([]) }
         switch filter.kind {
+        case .pendingTransactions: return .array([])  // answered above
         case .blocks:
             var hashes: [JSONValue] = []
             for n in range {

@@ -52,6 +52,8 @@ public enum RPCRequest: Sendable, Equatable {
     case setCode(Address, [UInt8], hardhat: Bool)
     case setNonce(Address, UInt64, hardhat: Bool)
     case setStorageAt(Address, UInt256, UInt256)
+    /// Impersonation, reset, state dumps, block settings, node information and signing (DevNodeRequest.swift).
+    case node(DevNodeRequest)
 
     /// Decodes `method` with its `params` (nil when the request has none).
     public static func decode(method: String, params raw: JSONValue?) throws(JSONRPCErrorObject) -> RPCRequest {
@@ -87,8 +89,16 @@ public enum RPCRequest: Sendable, Equatable {
                 guard percentiles.count <= 100 else { throw .invalidParams("invalid argument 2: at most 100 percentiles") }
             }
             return .feeHistory(blockCount: try p.uint64(0), newest: try p.block(1), percentiles: percentiles)
-        case "eth_call": try p.expect(1, 3); return .call(try p.callRequest(0), try p.block(1))
-        case "eth_estimateGas": try p.expect(1, 3); return .estimateGas(try p.callRequest(0), try p.block(1, default: .pending))
+        case "eth_call":
+            try p.expect(1, 3)
+            if let overrides = try DevNodeRequest.stateOverrides(p, 2) { return .node(.callWithOverrides(try p.callRequest(0), try p.block(1), overrides)) }
+            return .call(try p.callRequest(0), try p.block(1))
+        case "eth_estimateGas":
+            try p.expect(1, 3)
+            if let overrides = try DevNodeRequest.stateOverrides(p, 2) {
+                return .node(.estimateGasWithOverrides(try p.callRequest(0), try p.block(1, default: .pending), overrides))
+            }
+            return .estimateGas(try p.callRequest(0), try p.block(1, default: .pending))
         case "eth_createAccessList": try p.expect(1, 2); return .createAccessList(try p.callRequest(0), try p.block(1, default: .pending))
         case "eth_simulateV1": return try simulate(p)
         case "eth_getBlockByNumber": try p.expect(1, 2); return .getBlock(try p.block(0), full: try p.optional(1) == nil ? false : p.bool(1))
@@ -166,6 +176,7 @@ public enum RPCRequest: Sendable, Equatable {
         case "anvil_setStorageAt", "hardhat_setStorageAt":
             try p.expect(3, 3); return .setStorageAt(try p.address(0), try p.word(1), try p.word(2))
         default:
+            if let request = try DevNodeRequest.decode(method: method, p) { return .node(request) }
             throw .methodNotFound(method)
         }
     }

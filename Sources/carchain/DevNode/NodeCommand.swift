@@ -25,6 +25,11 @@ struct NodeCommand: AsyncParsableCommand {
               carchain node --allow-origin http://localhost:3000 --allow-host devbox.local
               carchain node --host 0.0.0.0 --allow-host 192.168.1.20
               carchain node --genesis genesis.json --import chain.rlp --finalized latest --no-mining --ephemeral
+              carchain node --ephemeral --no-carchain --accounts 3 --balance 100 --chain-id 31337
+              carchain node --ephemeral --mnemonic "$MNEMONIC" --derivation-path "m/44'/60'/0'/0/" --base-fee 0
+              carchain node --ephemeral --load-state state.bin --dump-state state.bin --silent
+
+            State files: --dump-state writes the chain's state (accounts with balance, nonce, code and storage, and the head's number and timestamp; the format of anvil_dumpState, docs/NODE.md) when the node stops on SIGINT or SIGTERM, atomically and with mode 0600; --load-state writes a file's accounts into the state on start, as anvil_loadState does.
 
             A chain from elsewhere: --genesis reads a genesis.json in geth's format (chain id, fork blocks and times, blobSchedule, alloc, header fields) and --import executes and validates the blocks of an RLP file (geth's export format) on top of it, with each block's fork rules; proof-of-work seals are not verified. Such a chain gets no CarChain deployment and keeps its file's chain id and forks when its data directory is reopened.
             """
@@ -78,6 +83,15 @@ struct NodeCommand: AsyncParsableCommand {
     @Flag(help: "Do not mine: transactions wait in the pool until evm_mine (a node without a consensus client).")
     var noMining = false
     @Flag(help: "Print a log line per request.") var verbose = false
+    @OptionGroup(title: "Dev accounts and fees") var accountOptions: NodeAccountOptions
+    @Flag(help: "Do not deploy CarChain: the chain holds only the funded dev accounts (account 0's first deployment lands at 0x5FbDB2315678afecb367f032d93F642f64180aa3).")
+    var noCarchain = false
+    @Flag(help: "Print nothing on start and stop: no banner, no request logs (warnings and errors still go to stderr).")
+    var silent = false
+    @Option(help: ArgumentHelp("Write the chain's state to FILE when the node stops (SIGINT, SIGTERM).", valueName: "file"))
+    var dumpState: String?
+    @Option(help: ArgumentHelp("Load the accounts of a state FILE (written by --dump-state or anvil_dumpState) on start.", valueName: "file"))
+    var loadState: String?
 
     /// Every fork name `--hardfork` accepts (also in any case, and paris as "merge"), from the Hardfork type.
     static var forkNames: String { ChainConfig.supportedHardforks.map { $0.name.lowercased() }.joined(separator: ", ") }
@@ -104,6 +118,7 @@ struct NodeCommand: AsyncParsableCommand {
         if genesis != nil && hardfork != nil { throw ValidationError("--genesis sets the forks: give --genesis or --hardfork, not both") }
         if noMining && blockTime != nil { throw ValidationError("give --no-mining or --block-time, not both") }
         if let finalized { _ = try ChainFileOptions.blockID(finalized, option: "--finalized") }
+        if verbose && silent { throw ValidationError("give --verbose or --silent, not both") }
         for origin in allowOrigin where !Self.isOrigin(origin) {
             throw ValidationError(
                 "--allow-origin must be an origin such as http://localhost:3000 (scheme://host[:port], no path), got \(origin.prefix(100))")
@@ -141,6 +156,9 @@ struct NodeCommand: AsyncParsableCommand {
         config.gasLimit = gasLimit
         if let blockTime { config.blockTime = .milliseconds(Int64((blockTime * 1000).rounded())) }
         config.automine = !noMining
+        try accountOptions.apply(to: &config)
+        let loaded = try loadState.map { path throws(CLIError) in try NodeStateFile.load(path) }
+        if let dumpState { try NodeStateFile.checkWritable(dumpState) }
         if let genesis { config.use(try ChainFileOptions.genesis(genesis, option: "--genesis")) }
         let blocks = try self.import.map { path throws(CLIError) in try ChainFileOptions.blocks(path, option: "--import") }
         let finalizedBlock = try finalized.map { text throws(CLIError) in try ChainFileOptions.blockID(text, option: "--finalized") }
@@ -153,11 +171,19 @@ struct NodeCommand: AsyncParsableCommand {
         }
         let node = try await LocalNode.open(
             config: config, directory: directory, limits: limits, blocks: blocks, finalized: finalizedBlock,
-            progress: blocks.map { ImportProgress(total: $0.count).report })
+            progress: blocks.map { ImportProgress(total: $0.count).report }, deployCarChain: !noCarchain)
+        if let loaded {
+            do { try await node.chain.loadState(loaded) } catch {
+                await node.close()
+                throw CLIError("--load-state \(loadState ?? ""): \(error)")
+            }
+        }
         var logger = Logger(label: "carchain.node")
-        logger.logLevel = verbose ? .info : .warning
+        logger.logLevel = verbose ? .info : silent ? .error : .warning
         let lock = await node.chain.dataDirectoryLock
-        let banner = Banner(chain: node.chain, contract: node.contract, directory: directory)
+        let banner = Banner(
+            chain: node.chain, contract: node.contract, directory: directory, silent: silent,
+            showsKeys: accountOptions.usesTestMnemonic)
         do {
             let access = HTTPAccessPolicy(boundHost: host, extraHosts: allowHost, origins: allowOrigin.isEmpty ? nil : allowOrigin)
             let timeout = Duration.milliseconds(Int64((httpTimeout * 1000).rounded()))
@@ -170,11 +196,22 @@ struct NodeCommand: AsyncParsableCommand {
                 banner.print(url: url)
             }
         } catch {
+            try? await writeState(node)
             await node.close()
             throw CLIError("node stopped: \(error)")
         }
+        do { try await writeState(node) } catch {
+            await node.close()
+            throw error
+        }
         await node.close()
-        FileHandle.standardError.write(Data("carchain node: stopped\n".utf8))
+        if !silent { FileHandle.standardError.write(Data("carchain node: stopped\n".utf8)) }
+    }
+
+    /// `--dump-state`: the chain's state, written as the node stops.
+    private func writeState(_ node: LocalNode) async throws(CLIError) {
+        guard let dumpState else { return }
+        try NodeStateFile.write(await node.chain.dumpState(), to: dumpState)
     }
 
     /// The start-up banner.
@@ -182,8 +219,13 @@ struct NodeCommand: AsyncParsableCommand {
         let chain: DevChain
         let contract: Address?
         let directory: URL?
+        /// `--silent`: no banner.
+        var silent = false
+        /// The keys are printed only for the public test mnemonic's accounts, never for a `--mnemonic` of one's own.
+        var showsKeys = true
 
         func print(url: String) {
+            if silent { return }
             var lines: [String] = []
             lines.append("carchain node listening on \(url)")
             let mining = chain.config.blockTime != nil ? "interval mining" : chain.config.automine ? "automine" : "no mining"
@@ -196,9 +238,13 @@ struct NodeCommand: AsyncParsableCommand {
             if let contract { lines.append("CarChain: \(contract.checksummed)") }
             lines.append("auth emulator: \(url)/identitytoolkit.googleapis.com/v1/accounts:signUp?key=any")
             lines.append("")
-            lines.append("Dev accounts (the public test mnemonic \"\(DevAccounts.testMnemonic)\"; never send real funds):")
+            if showsKeys {
+                lines.append("Dev accounts (the public test mnemonic \"\(DevAccounts.testMnemonic)\"; never send real funds):")
+            } else {
+                lines.append("Dev accounts (from --mnemonic / --derivation-path; keys not shown):")
+            }
             for (i, account) in chain.config.devAccounts.enumerated() {
-                let key = account.privateKey.map { Hex.encode($0.rawBytes) } ?? "(no key)"
+                let key = !showsKeys ? "(not shown)" : account.privateKey.map { Hex.encode($0.rawBytes) } ?? "(no key)"
                 lines.append("(\(i)) \(account.address.checksummed) \(Units.format(account.balance, as: .ether)) ETH  key \(key)")
             }
             lines.append("")

@@ -70,7 +70,8 @@ enum SimulateRequestWire {
         return overrides
     }
 
-    private static func stateOverrides(_ value: JSONValue, path: String) throws(WireError) -> StateOverrides {
+    /// Also eth_call's and eth_estimateGas's third parameter (DevNodeRequest).
+    static func stateOverrides(_ value: JSONValue, path: String) throws(WireError) -> StateOverrides {
         guard case .object(let members) = value else { throw WireError("\(path): expected an object of accounts") }
         var overrides = StateOverrides()
         for (key, account) in members {

@@ -1,0 +1,68 @@
+import EVM
+import EthereumPrimitives
+
+extension DevChain {
+    // MARK: Reset (anvil_reset without forking)
+
+    /// Returns the chain to its genesis block: later blocks are removed (from the database too), the state is
+    /// the genesis state again, and the pool, snapshots, time changes and run-time settings (impersonation,
+    /// gas limit, coinbase, fees) are cleared. Automine and interval mining stay as they are. A node's CarChain
+    /// deployment, made in a block after genesis, goes with the rest.
+    public func reset() throws(ChainError) {
+        let genesisState = try state(at: 0)
+        if head.number > 0 { try store.rewind(to: 0) }
+        guard let header = try store.header(number: 0) else { throw .storage("the genesis block is missing") }
+        var rebuilt = CommittedState(state: genesisState)
+        guard rebuilt.stateRoot == header.stateRoot else {
+            throw .stateRootMismatch(block: 0, expected: header.stateRoot, computed: rebuilt.stateRoot)
+        }
+        for hash in hashes.dropFirst() { numbersByHash[hash] = nil }
+        hashes = [hashes[0]]
+        blockCache = [:]
+        diffCache = [:]
+        head = header
+        headHash = hashes[0]
+        committed = rebuilt
+        working = JournaledState(state: genesisState)
+        working.recordsChanges = true
+        pool = TransactionPool()
+        snapshots = [:]
+        timeOffset = 0
+        pendingTimeJump = 0
+        nextTimestamp = nil
+        devSettings = DevSettings()
+        if finalized != nil { try setFinalized(nil) }
+    }
+
+    // MARK: State dumps (anvil_dumpState / anvil_loadState, --dump-state / --load-state)
+
+    /// The live state (the head's plus dev changes not yet in a block) with the head's number and timestamp.
+    public func dumpState() -> StateDump {
+        StateDump(blockNumber: head.number, timestamp: head.timestamp, state: working.state)
+    }
+
+    /// Writes a dump's accounts into the live state, as anvil does: each account it names is replaced whole
+    /// (nonce, balance, code, and all of its storage); accounts it does not name stay. No block is mined: the
+    /// changes go into the next block like other dev changes. When the dump's timestamp is past the head's, the
+    /// next block gets a later one, so time does not run backwards for the loaded contracts; the chain keeps
+    /// its own block numbers.
+    public func loadState(_ dump: StateDump) throws(ChainError) {
+        var overrides = StateOverrides()
+        for (address, account) in dump.state.accounts {
+            overrides[address] = AccountOverride(nonce: account.nonce, code: account.code, balance: account.balance, state: account.storage)
+        }
+        var precompiles = PrecompileOverrides()  // the dump names accounts, never precompile moves
+        do {
+            try StateOverrideApplication.apply(overrides, to: &working, precompiles: &precompiles, fork: pendingFork)
+        } catch {
+            throw .invalidParams("cannot load the state: \(error)")
+        }
+        if dump.timestamp > head.timestamp, dump.timestamp < Self.maxTimestamp {
+            try setNextBlockTimestamp(dump.timestamp + 1)
+        }
+    }
+
+    /// The state root of the live state: the head's, plus dev changes not yet in a block. Equal before a
+    /// ``dumpState()`` and after ``reset()`` and ``loadState(_:)`` of that dump.
+    public func liveStateRoot() -> Bytes32 { working.state.stateRoot }
+}

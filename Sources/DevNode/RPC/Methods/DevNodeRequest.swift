@@ -1,0 +1,108 @@
+import Chain
+import EthereumCrypto
+import EthereumPrimitives
+import EthereumTransactions
+import EthereumWire
+
+/// The node-control and signing methods of anvil and Hardhat (issue 18): impersonation, reset, state dumps,
+/// block settings, node information, `txpool_inspect`, `eth_signTypedData_v4`, `eth_signTransaction` and
+/// `eth_newPendingTransactionFilter`. Decoded here and answered in DevNodeMethods.swift, so the shared
+/// ``RPCRequest`` holds them in one case. A `hardhat` flag marks the Hardhat spelling where its answer
+/// differs from anvil's (Hardhat answers `true` where anvil answers `null`).
+public enum DevNodeRequest: Sendable, Equatable {
+    case impersonate(Address, hardhat: Bool)
+    case stopImpersonating(Address, hardhat: Bool)
+    case autoImpersonate(Bool)
+    case reset(hardhat: Bool)
+    case dumpState
+    case loadState([UInt8])
+    case setBlockGasLimit(UInt64)
+    case setCoinbase(Address, hardhat: Bool)
+    case dropTransaction(Bytes32, hardhat: Bool)
+    case setMinGasPrice(UInt256, hardhat: Bool)
+    case setNextBlockBaseFee(UInt256, hardhat: Bool)
+    case nodeInfo
+    case metadata(hardhat: Bool)
+    case txpoolInspect
+    case signTypedData(Address, TypedData)
+    case signTransaction(CallRequest)
+    case newPendingTransactionFilter
+    /// eth_call / eth_estimateGas with geth's state override set (third parameter), decoded as eth_simulateV1's.
+    case callWithOverrides(CallRequest, BlockID, StateOverrides)
+    case estimateGasWithOverrides(CallRequest, BlockID, StateOverrides)
+
+    /// The request `method` names, nil when it is none of these.
+    static func decode(method: String, _ p: RPCParams) throws(JSONRPCErrorObject) -> DevNodeRequest? {
+        let hardhat = method.hasPrefix("hardhat_")
+        switch method {
+        case "anvil_impersonateAccount", "hardhat_impersonateAccount":
+            try p.expect(1, 1); return .impersonate(try p.address(0), hardhat: hardhat)
+        case "anvil_stopImpersonatingAccount", "hardhat_stopImpersonatingAccount":
+            try p.expect(1, 1); return .stopImpersonating(try p.address(0), hardhat: hardhat)
+        case "anvil_autoImpersonateAccount":
+            try p.expect(1, 1); return .autoImpersonate(try p.bool(0))
+        case "anvil_reset", "hardhat_reset":
+            try p.expect(0, 1)
+            // Forking (a `forking` object or anvil's bare {jsonRpcUrl, blockNumber}) needs issue 20's fork mode.
+            if case .object(let members)? = p.optional(0), !members.isEmpty {
+                throw .invalidParams("fork mode is not available: anvil_reset takes no forking parameters in this node")
+            }
+            if let given = p.optional(0), !(given == .object([])) {
+                throw .invalidParams("invalid argument 0: expected an object (forking options) or nothing")
+            }
+            return .reset(hardhat: hardhat)
+        case "anvil_dumpState", "hardhat_dumpState":
+            // anvil's optional `preserveHistoricalStates` flag: only `false` can be honoured (the dump holds the
+            // head's state, not past ones).
+            try p.expect(0, 1)
+            if p.optional(0) != nil, try p.bool(0) {
+                throw .invalidParams("invalid argument 0: historical states are not dumped (the dump holds the head state)")
+            }
+            return .dumpState
+        case "anvil_loadState", "hardhat_loadState":
+            try p.expect(1, 1); return .loadState(try p.bytes(0))
+        case "evm_setBlockGasLimit", "anvil_setBlockGasLimit":
+            try p.expect(1, 1); return .setBlockGasLimit(try p.uint64(0))
+        case "anvil_setCoinbase", "hardhat_setCoinbase":
+            try p.expect(1, 1); return .setCoinbase(try p.address(0), hardhat: hardhat)
+        case "anvil_dropTransaction", "hardhat_dropTransaction":
+            try p.expect(1, 1); return .dropTransaction(try p.hash(0), hardhat: hardhat)
+        case "anvil_setMinGasPrice", "hardhat_setMinGasPrice":
+            try p.expect(1, 1); return .setMinGasPrice(try p.uint256(0), hardhat: hardhat)
+        case "anvil_setNextBlockBaseFeePerGas", "hardhat_setNextBlockBaseFeePerGas":
+            try p.expect(1, 1); return .setNextBlockBaseFee(try p.uint256(0), hardhat: hardhat)
+        case "anvil_nodeInfo": try p.expect(0, 0); return .nodeInfo
+        case "anvil_metadata", "hardhat_metadata": try p.expect(0, 0); return .metadata(hardhat: hardhat)
+        case "txpool_inspect": try p.expect(0, 0); return .txpoolInspect
+        case "eth_signTypedData_v4", "eth_signTypedData":
+            try p.expect(2, 2)
+            return .signTypedData(try p.address(0), try typedData(p.required(1)))
+        case "eth_signTransaction": try p.expect(1, 1); return .signTransaction(try p.callRequest(0))
+        case "eth_newPendingTransactionFilter":
+            // anvil and geth take an optional `fullTx` flag; full transactions are not offered here.
+            try p.expect(0, 1)
+            if p.optional(0) != nil, try p.bool(0) {
+                throw .invalidParams("invalid argument 0: full transactions are not supported, only hashes")
+            }
+            return .newPendingTransactionFilter
+        default: return nil
+        }
+    }
+
+    /// Parameter `i` as a state override set, nil when absent, null or empty.
+    static func stateOverrides(_ p: RPCParams, _ i: Int) throws(JSONRPCErrorObject) -> StateOverrides? {
+        guard let value = p.optional(i) else { return nil }
+        let overrides = try RPCParams.wire(i) { () throws(WireError) in try SimulateRequestWire.stateOverrides(value, path: "stateOverrides") }
+        return overrides.isEmpty ? nil : overrides
+    }
+
+    /// EIP-712 typed data as an object, or as the JSON text of one (MetaMask sends a string).
+    private static func typedData(_ value: JSONValue) throws(JSONRPCErrorObject) -> TypedData {
+        do {
+            if case .string(let text) = value { return try TypedData(jsonText: text) }
+            return try TypedData(json: value)
+        } catch {
+            throw .invalidParams("invalid argument 1: \(error.description)")
+        }
+    }
+}
