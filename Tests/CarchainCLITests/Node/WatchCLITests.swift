@@ -153,7 +153,7 @@ import Glibc
             "--from-block", "0", "--count", "7"])
         #expect(ws.status == 0 && ws.stderr.isEmpty, "\(ws.stderr)")
         #expect(ws.stdout.split(separator: "\n").map(String.init) == expected)
-        let http = try home.run(["watch", "--rpc", url, "--contract", contract, "--from-block", "2", "--count", "6", "--poll-interval", "0.1"])
+        let http = try home.run(["watch", "--rpc", url, "--contract", contract, "--from-block", String(sent[1].block), "--count", "6", "--poll-interval", "0.1"])
         #expect(http.status == 0, "\(http.stderr)")
         #expect(http.stdout.split(separator: "\n").map(String.init) == Array(expected.dropFirst()))
         #expect(http.stderr.hasPrefix("carchain: note: \(url) is HTTP, which has no notifications: polling eth_getLogs every 0.1 s"))
