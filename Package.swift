@@ -226,6 +226,9 @@ let package = Package(
                 "EVM", "Chain", "Conformance", "DevNode", "CSecp256k1", "CLibCrypto",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Benchmark", package: "benchmark"),
+                // The WebSocket fan-out benchmark's subscribers.
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Benchmarks/CarchainBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
