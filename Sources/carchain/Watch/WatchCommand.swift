@@ -18,21 +18,22 @@ struct WatchCommand: AsyncParsableCommand {
         commandName: "watch",
         abstract: "Print CarChain events (users and cars registered, credit added, rentals, returns) as they are mined.",
         discussion: """
-            One line per event: the block, the event and its plate, user id, account or amounts; with --json one JSON \
-            object per line (block, logIndex, transaction, event and the event's parameters; amounts as decimal strings).
+            One line per event: the block, the event and its plate, user id, account or amounts. With --json, one \
+            JSON object per line (block, logIndex, transaction, event, and the event's parameters; amounts as \
+            decimal strings).
 
             Where events come from:
-              --rpc ws://HOST:PORT   eth_subscribe("logs") over WebSocket: told as each block is mined.
-              --rpc http://HOST:PORT a plain HTTP node has no notifications: eth_getLogs every --poll-interval (a note \
-            on stderr says so).
-              no --rpc               the chain in the data directory: over WebSocket to the `carchain node` serving it, \
-            else opened in this process (then only this process could mine, so run `carchain node` to watch other \
-            commands' transactions live).
+              --rpc ws://HOST:PORT    eth_subscribe("logs"), told as each block is mined
+              --rpc http://HOST:PORT  polls eth_getLogs every --poll-interval (a note on stderr)
+              no --rpc                the `carchain node` serving the data directory, over
+                                      WebSocket; without one, the embedded chain in this process
 
-            --from-block N replays the events from block N first, then follows new ones without a gap or a repeat. \
-            --count N exits 0 after N events. Ctrl-C exits 0. An unreachable node, a contract that is not CarChain, or a \
-            connection that drops is one line on stderr and exit 1: there is no automatic reconnect (restart with \
-            --from-block set to the block after the last one printed to resume without a gap).
+            --from-block N replays the events from block N first, then follows new ones with no gap and no \
+            repeat. --count N exits 0 after N events. Ctrl-C exits 0.
+
+            An unreachable node, a contract that is not CarChain, or a dropped connection is one line on \
+            stderr and exit 1. There is no automatic reconnect: run again with --from-block set to the block \
+            after the last one printed to resume without a gap.
 
             Examples:
               carchain watch
