@@ -194,7 +194,7 @@ import Glibc
             .hasPrefix("carchain: --poll-interval applies to http:// nodes only"))
         #expect(try home.fail(["watch", "--count", "0"]).hasPrefix("carchain: --count must be 1 to 2^64-1"))
         #expect(try home.fail(["watch", "--poll-interval", "nan"]).hasPrefix("carchain: --poll-interval must be 0.01 to 3600 seconds, got nan"))
-        #expect(try home.fail(["watch", "--from-block", "-1"]).hasPrefix("carchain: The value '-1' is invalid for '--from-block <N>'"))
+        #expect(try home.fail(["watch", "--from-block=-1"]).hasPrefix("carchain: The value '-1' is invalid for '--from-block <N>'"))
         #expect(try home.fail(["watch", "--rpc", "ws://", "--contract", contract]).hasPrefix("carchain: invalid WebSocket URL"))
         // A connection that drops while watching: the node stops.
         let watch = try Background(home.carchain, ["watch", "--rpc", ws, "--contract", contract], home: home.directory)
