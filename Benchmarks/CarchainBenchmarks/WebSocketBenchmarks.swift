@@ -98,7 +98,7 @@ final class FanOutFixture: Sendable {
         logger.logLevel = .critical
         let (urls, gotURL) = AsyncStream<String>.makeStream()
         let server = Task {
-            try? await DevNodeServer.run(handler: handler, auth: nil, host: "127.0.0.1", port: 0, logger: logger) { url in
+            _ = try? await DevNodeServer.run(handler: handler, auth: nil, host: "127.0.0.1", port: 0, logger: logger) { url in
                 gotURL.yield(url)
             }
         }
