@@ -141,6 +141,8 @@ let package = Package(
                 "EthereumPrimitives", "EthereumCrypto", "EthereumTransactions", "EthereumABI", "EthereumWire", "EthereumRPC",
                 "EVM", "Chain", "Conformance", "DevNode", "AuthEmulator", "CarChain", "CarChainKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // `carchain watch --rpc ws://…`: the WebSocket client of the library the node serves WebSocket with.
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ]
         ),
         // Test helper for the chain's crash-safety test: sends transactions to a data dir until killed.
@@ -224,6 +226,9 @@ let package = Package(
                 "EVM", "Chain", "Conformance", "DevNode", "CSecp256k1", "CLibCrypto",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Benchmark", package: "benchmark"),
+                // The WebSocket fan-out benchmark's subscribers.
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Benchmarks/CarchainBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

@@ -9,6 +9,8 @@
 #   - SnailTracer on carchain's EVM (`carchain evm run --bench`) next to py-evm, the slow reference
 #     (tools/bench-pyevm-snailtracer.py);
 #   - the CarChain rentCar transaction on the executor, in µs (package-benchmark, "EVM CarChain rentCar");
+#   - newHeads over WebSocket to 1,000 subscribers next to 1 subscriber, mine to last receipt (package-benchmark,
+#     "node WebSocket newHeads …", both in this run);
 #   - c-kzg-4844's verify_kzg_proof (tools/bench-ckzg.py) next to the KZG point evaluation and BLS12-381
 #     pairing benchmarks;
 #   - OpenSSL's ECDSA P-256 verification (openssl speed) next to the P256VERIFY benchmark.

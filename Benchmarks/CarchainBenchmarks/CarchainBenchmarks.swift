@@ -15,5 +15,6 @@ let benchmarks: @Sendable () -> Void = {
     registerChainBenchmarks()
     registerRPCBenchmarks()
     registerNodeBenchmarks()
+    registerWebSocketBenchmarks()
     registerJSONBenchmarks()
 }

@@ -27,7 +27,7 @@ struct Carchain: AsyncParsableCommand {
             ReturnCommand.self, ProfileCommand.self, StatsCommand.self, NodeCommand.self, ChainCommand.self,
             GasReportCommand.self, SimulateCommand.self,
             SignupCommand.self, LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, AccountCommand.self, CarsCommand.self, MapCommand.self,
-            DemoCommand.self,
+            DemoCommand.self, WatchCommand.self,
         ]
     )
 }

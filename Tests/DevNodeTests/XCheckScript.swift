@@ -27,6 +27,7 @@ enum XCheckScript {
             }
         }
         print("\(suite): \(passed) passed, \(checks.count - passed) failed, 0 skipped")
+        if let figures = result["figures"], figures != .object([]) { print("\(suite) figures: \(figures)") }
         return (passed, checks.count)
     }
 }

@@ -32,15 +32,26 @@ public struct ChainSession: Sendable {
         try await connect(connection, signer: nil, settings: nil)
     }
 
+    /// Connects for reads only through `client` (e.g. a WebSocket connection the caller opened to
+    /// `connection.url`); the contract is then looked up as for any node given by URL.
+    public static func reading(_ connection: ChainConnection, over client: RPCClient) async throws -> ChainSession {
+        try await connect(connection, signer: nil, settings: nil, client: client)
+    }
+
     /// Connects for sending, signed by `signer`, with `settings`.
     public static func sending(_ connection: ChainConnection, signer: SignerSource, settings: SendSettings) async throws -> ChainSession {
         try await connect(connection, signer: signer, settings: settings)
     }
 
-    private static func connect(_ connection: ChainConnection, signer: SignerSource?, settings: SendSettings?) async throws -> ChainSession {
+    private static func connect(
+        _ connection: ChainConnection, signer: SignerSource?, settings: SendSettings?, client given: RPCClient? = nil
+    ) async throws -> ChainSession {
         let client: RPCClient
         var dataDirectory: URL?
-        if let url = connection.url {
+        if let given {
+            client = given
+            if connection.url == nil { dataDirectory = connection.dataDirectory }
+        } else if let url = connection.url {
             client = try RPCClient(url: url, timeout: connection.timeout)
         } else {
             dataDirectory = connection.dataDirectory

@@ -9,12 +9,15 @@ public struct RecordedCarChainEvent: Sendable, Hashable {
     public var blockNumber: UInt64
     /// The transaction that emitted it, when the node says.
     public var transactionHash: Bytes32?
+    /// The log's index in its block, when the node says.
+    public var logIndex: UInt64?
 
     /// Creates a record.
-    public init(event: CarChainEvent, blockNumber: UInt64, transactionHash: Bytes32?) {
+    public init(event: CarChainEvent, blockNumber: UInt64, transactionHash: Bytes32?, logIndex: UInt64? = nil) {
         self.event = event
         self.blockNumber = blockNumber
         self.transactionHash = transactionHash
+        self.logIndex = logIndex
     }
 }
 

@@ -1,4 +1,5 @@
 import CarChain
+import EthereumABI
 import EthereumPrimitives
 import EthereumRPC
 import EthereumWire
@@ -11,12 +12,15 @@ public enum ContractHistory {
         let ordered = logs.filter { !$0.removed }.sorted {
             ($0.blockNumber ?? 0, $0.logIndex ?? 0) < ($1.blockNumber ?? 0, $1.logIndex ?? 0)
         }
-        var out: [RecordedCarChainEvent] = []
-        for log in ordered {
-            guard let event = try CarChainEvent(topics: log.topics, data: log.data) else { continue }
-            out.append(RecordedCarChainEvent(event: event, blockNumber: log.blockNumber ?? 0, transactionHash: log.transactionHash))
-        }
-        return out
+        return try ordered.compactMap { log throws(ABIError) in try RecordedCarChainEvent(log: log) }
+    }
+}
+
+extension RecordedCarChainEvent {
+    /// Decodes a log of the contract (strictly); nil when it is none of CarChain's events.
+    public init?(log: RPCLog) throws(ABIError) {
+        guard let event = try CarChainEvent(topics: log.topics, data: log.data) else { return nil }
+        self.init(event: event, blockNumber: log.blockNumber ?? 0, transactionHash: log.transactionHash, logIndex: log.logIndex)
     }
 }
 

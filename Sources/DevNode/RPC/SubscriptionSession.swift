@@ -1,6 +1,7 @@
 import Chain
 import EthereumPrimitives
 import EthereumWire
+import Foundation
 
 /// One WebSocket connection's subscriptions (`eth_subscribe`, `eth_unsubscribe`), as geth serves them:
 /// `newHeads` (each new block's header), `logs` (each new log matching an address and topic filter, one
@@ -30,6 +31,7 @@ public actor SubscriptionSession {
 
     let chain: DevChain
     let limits: Limits
+    let headTexts: HeadTextCache
     private let outbox: AsyncStream<String>.Continuation
     private var tasks: [String: Task<Void, Never>] = [:]
     /// Why the connection is to be closed (the subscriber fell behind); nil while it keeps up.
@@ -41,10 +43,12 @@ public actor SubscriptionSession {
     /// A session whose messages are read from ``messages``.
     public let messages: AsyncStream<String>
 
-    /// A session on `chain`.
-    public init(chain: DevChain, limits: Limits = Limits()) {
+    /// A session on `chain`; the server passes every connection the same `headTexts`, so each block's header is
+    /// encoded once for all `newHeads` subscribers.
+    public init(chain: DevChain, limits: Limits = Limits(), headTexts: HeadTextCache = HeadTextCache()) {
         self.chain = chain
         self.limits = limits
+        self.headTexts = headTexts
         (messages, outbox) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingOldest(Swift.max(1, limits.maxQueuedMessages)))
         nextID = UInt64.random(in: 1...UInt64.max >> 8)
     }
@@ -112,12 +116,13 @@ public actor SubscriptionSession {
         case "newHeads":
             try p.expect(1, 1)
             let heads = await chain.newHeads()
+            let headTexts = self.headTexts
             tasks[id] = Task { [weak self] in
                 var last: UInt64?
                 for await block in heads {
                     guard let self, await self.gapless(block.number, after: last) else { return }
                     last = block.number
-                    guard await self.notify(id, NodeWire.header(block)) else { return }
+                    guard await self.notify(id, text: headTexts.text(for: block)) else { return }
                 }
             }
         case "logs":
@@ -162,11 +167,29 @@ public actor SubscriptionSession {
 
     /// Queues one notification; false when the subscription should stop (cancelled, or the queue overflowed).
     private func notify(_ id: String, _ result: JSONValue) -> Bool {
+        notify(id, text: result.description)
+    }
+
+    /// Queues one notification whose result is already JSON text (the id is a hex quantity: nothing to escape).
+    private func notify(_ id: String, text result: String) -> Bool {
         guard tasks[id] != nil, !Task.isCancelled else { return false }
-        let message = JSONValue.object([
-            ("jsonrpc", .string("2.0")), ("method", .string("eth_subscription")),
-            ("params", .object([("subscription", .string(id)), ("result", result)])),
-        ])
-        return send(message.description)
+        return send(#"{"jsonrpc":"2.0","method":"eth_subscription","params":{"subscription":"\#(id)","result":\#(result)}}"#)
+    }
+}
+
+/// The newest block's `newHeads` result as JSON text. With 1,000 subscribers a block's header was encoded 1,000
+/// times, most of the time from mining to the last notification; shared by the server's connections, the first
+/// subscription to see a block encodes it and the others reuse the text.
+public final class HeadTextCache: @unchecked Sendable {  // `last` is only touched under `lock`
+    private let lock = NSLock()
+    private var last: (hash: Bytes32, text: String)?
+
+    public init() {}
+
+    func text(for block: Block) -> String {
+        if let cached = lock.withLock({ last }), cached.hash == block.hash { return cached.text }
+        let text = NodeWire.header(block).description
+        lock.withLock { last = (block.hash, text) }
+        return text
     }
 }

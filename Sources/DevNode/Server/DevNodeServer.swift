@@ -74,13 +74,14 @@ public enum DevNodeServer {
             idleTimeout: TimeAmount.nanoseconds(idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000))
         let webSocket = WebSocketServerConfiguration(maxFrameSize: limit, autoPing: .enabled(timePeriod: .seconds(30)))
         let subscriptionLimits = SubscriptionSession.Limits()
+        let headTexts = HeadTextCache()
         let headDeadline = http1.idleTimeout ?? .seconds(30)
         let server = HTTPServerBuilder { responder in
             DeadlinedUpgradeChannel(
                 inner: HTTP1WebSocketUpgradeChannel(
                     responder: responder, configuration: .init(http1: http1, ws: webSocket),
                     shouldUpgrade: { request, _, _ in
-                        WebSocketRPC.shouldUpgrade(request, handler: handler, access: policy, limits: subscriptionLimits)
+                        WebSocketRPC.shouldUpgrade(request, handler: handler, access: policy, limits: subscriptionLimits, headTexts: headTexts)
                     }),
                 headDeadline: headDeadline)
         }

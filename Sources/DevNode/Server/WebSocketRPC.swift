@@ -13,22 +13,23 @@ import NIOCore
 enum WebSocketRPC {
     /// Whether to upgrade `request`, and the connection's handler when so.
     static func shouldUpgrade(
-        _ request: HTTPRequest, handler: NodeRPCHandler, access: HTTPAccessPolicy, limits: SubscriptionSession.Limits
+        _ request: HTTPRequest, handler: NodeRPCHandler, access: HTTPAccessPolicy, limits: SubscriptionSession.Limits,
+        headTexts: HeadTextCache
     ) -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> {
         guard request.path == "/" || request.path?.hasPrefix("/?") == true else { return .dontUpgrade }
         if access.refusal(host: request.authority) != nil { return .dontUpgrade }
         if let origin = request.headerFields[.origin], access.allowOriginHeader(origin: origin) == nil { return .dontUpgrade }
         return .upgrade([:]) { inbound, outbound, _ in
-            await serve(inbound: inbound, outbound: outbound, handler: handler, limits: limits)
+            await serve(inbound: inbound, outbound: outbound, handler: handler, limits: limits, headTexts: headTexts)
         }
     }
 
     /// Reads requests and writes answers and notifications until either side closes.
     static func serve(
         inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, handler: NodeRPCHandler,
-        limits: SubscriptionSession.Limits
+        limits: SubscriptionSession.Limits, headTexts: HeadTextCache = HeadTextCache()
     ) async {
-        let session = SubscriptionSession(chain: handler.chain, limits: limits)
+        let session = SubscriptionSession(chain: handler.chain, limits: limits, headTexts: headTexts)
         await withTaskGroup(of: Void.self) { group in
             // The writer: everything queued for this connection, in order. When the queue overflowed the
             // connection is closed with a reason (the subscriber was too slow).

@@ -83,4 +83,8 @@ enum OptionRanges {
     static let users = OptionRange("--users", 1...1_000, "1 to 1000")
     static let cars = OptionRange("--cars", 1...1_000, "1 to 1000")
     static let steps = OptionRange("--steps", 0...1_000_000, "0 to 1000000")
+
+    /// `carchain watch`: events before exiting, and the polling period of an http:// node.
+    static let watchCount = OptionRange("--count", UInt64(1)...UInt64.max, "1 to 2^64-1")
+    static let pollInterval = OptionRange("--poll-interval", 0.01...3_600.0, "0.01 to 3600 seconds")
 }
