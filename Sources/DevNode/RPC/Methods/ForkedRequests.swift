@@ -59,7 +59,7 @@ extension NodeRPCHandler {
         }
         let blockIndex: Int
         switch name {
-        case "eth_getBlockByNumber", "eth_getBlockTransactionCountByNumber", "eth_getUncleCountByBlockNumber",
+        case "eth_getBlockByNumber", "eth_getBlockTransactionCountByNumber",
             "eth_getTransactionByBlockNumberAndIndex", "eth_getBlockReceipts":
             blockIndex = 0
         case "eth_getBalance", "eth_getTransactionCount", "eth_getCode", "eth_call", "eth_estimateGas", "eth_createAccessList":
