@@ -131,8 +131,11 @@ public final class ForkCacheFile: @unchecked Sendable {
         }
     }
 
+    /// Everything the file holds (for tests of the file format).
+    public func loadForTests() throws(ForkError) -> ForkFetchResult { try load() }
+
     /// Adds fetched values (one transaction).
-    func store(_ result: ForkFetchResult) throws(ForkError) {
+    public func store(_ result: ForkFetchResult) throws(ForkError) {
         do {
             try queue.write { db in
                 for (address, account) in result.accounts {
