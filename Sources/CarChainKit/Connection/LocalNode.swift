@@ -25,11 +25,13 @@ public struct LocalNode: Sendable {
     public static func open(
         config: ChainConfig, directory: URL?, limits: NodeRPCHandler.Limits = NodeRPCHandler.Limits(),
         blocks: [UInt8]? = nil, finalized: BlockID? = nil,
-        progress: (@Sendable (_ done: Int, _ total: Int, _ number: UInt64) -> Void)? = nil, deployCarChain: Bool = true
+        progress: (@Sendable (_ done: Int, _ total: Int, _ number: UInt64) -> Void)? = nil, deployCarChain: Bool = true,
+        fork: ForkCache? = nil
     ) async throws -> LocalNode {
         let chain: DevChain
         do {
-            chain = try await DevChain(config: config, storage: directory.map { .directory($0) } ?? .memory)
+            // A forked chain (`--fork-url`) lives in memory; the directory keeps its fork cache and the auth data.
+            chain = try await DevChain(config: config, storage: fork == nil ? directory.map { .directory($0) } ?? .memory : .memory, fork: fork)
         } catch {
             throw AppError.failed(directory.map { "cannot open the chain at \($0.path): \(error)" } ?? "cannot create the chain: \(error)")
         }
@@ -46,7 +48,7 @@ public struct LocalNode: Sendable {
             }
             // A chain from a genesis file is someone else's chain: it gets no CarChain deployment of ours.
             // `--no-carchain`: a plain dev chain, as anvil starts one.
-            if deployCarChain && config.genesis == nil && chain.config.genesis == nil {
+            if deployCarChain && config.genesis == nil && chain.config.genesis == nil && fork == nil {
                 contract = try await EmbeddedChain.ensureContract(on: chain, dataDirectory: directory)
             }
         } catch {

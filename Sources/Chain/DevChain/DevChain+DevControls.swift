@@ -125,7 +125,7 @@ extension DevChain {
                 throw .storage("block \(snapshot.headNumber) missing after rewind")
             }
             for n in (snapshot.headNumber + 1)...head.number {
-                numbersByHash[hashes[Int(n)]] = nil
+                numbersByHash[hashes[Int(n - base)]] = nil
                 blockCache[n] = nil
                 diffCache[n] = nil
             }

@@ -118,6 +118,7 @@ extension DevChain {
     /// chain already holds it.
     @discardableResult
     public func importBlock(_ block: DecodedBlock) throws(ChainError) -> Bool {
+        guard base == 0 else { throw .rejected("a forked chain does not import blocks") }
         guard let prepared = try prepare(block) else { return false }
         do { try store.commit(prepared.write) } catch {
             undoUnminedBlock(prepared.write.diff, fork: prepared.fork)

@@ -42,7 +42,7 @@ extension DevChain {
             entries.append(
                 LogEntry(
                     address: row.log.address, topics: row.log.topics, data: row.log.data, blockNumber: number,
-                    blockHash: hashes[Int(number)], transactionHash: row.transactionHash,
+                    blockHash: hashes[Int(number - base)], transactionHash: row.transactionHash,
                     transactionIndex: row.transactionIndex, logIndex: row.logIndex, blockTimestamp: timestamps[number] ?? 0))
         }
         return entries

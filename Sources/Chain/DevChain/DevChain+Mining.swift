@@ -152,9 +152,18 @@ extension DevChain {
 
     /// BLOCKHASH for blocks built on block `number`: the 256 hashes up to it.
     func blockHashFunction(upTo number: UInt64) -> @Sendable (UInt64) -> Bytes32 {
-        let last = Swift.min(number, UInt64(hashes.count - 1))
+        let base = self.base
+        let last = Swift.min(number, base + UInt64(hashes.count - 1))
         let first = last >= 255 ? last - 255 : 0
-        let recent = Array(hashes[Int(first)...Int(last)])
+        // Forked: hashes before the chain's first block are the remote's.
+        if first < base, let cache = working.state.fork?.cache {
+            let recent = last >= base ? Array(hashes[0...Int(last - base)]) : []
+            return { n in
+                guard n >= first && n <= last else { return .zero }
+                return n >= base ? recent[Int(n - base)] : cache.blockHash(n)
+            }
+        }
+        let recent = Array(hashes[Int(first - base)...Int(last - base)])
         return { n in n >= first && n <= last ? recent[Int(n - first)] : .zero }
     }
 
@@ -194,6 +203,8 @@ extension DevChain {
         func putBack() {
             if let saved { working = saved } else if mayAbandon { undoUnminedBlock(fork: fork) }
         }
+        // Forked: a block that read state not fetched yet is abandoned whole (DevChain+Fork.swift).
+        let forkGuard = ForkMiningGuard(self)
         SystemCalls.beginBlock(parentHash: headHash, parentBeaconBlockRoot: beaconRoot, in: &working, block: env, fork: fork)
 
         var included: [SignedTransaction] = []
@@ -237,6 +248,10 @@ extension DevChain {
             senders.append(candidate.sender)
             outcomes.append(outcome)
         }
+        if let forkGuard, forkGuard.missed {
+            forkGuard.restore(self, droppingIncluded: allowEmpty ? [] : included.map(\.hash))
+            throw .fork(.notFetched)
+        }
         if included.isEmpty && !allowEmpty {
             putBack()
             return (nil, rejected)
@@ -251,11 +266,19 @@ extension DevChain {
                     in: &working, block: env, fork: fork)
                 requestsHash = ExecutionRequests.hash(requests)
             } catch {
+                if let forkGuard, forkGuard.missed {  // a system contract not fetched yet
+                    forkGuard.restore(self, droppingIncluded: allowEmpty ? [] : included.map(\.hash))
+                    throw .fork(.notFetched)
+                }
                 // Only a chain whose genesis lacks the system contracts gets here: nothing is mined.
                 putBack()
                 for (i, tx) in included.enumerated() { pool.add(tx, sender: senders[i]) }
                 throw .executionFailed("cannot finish block \(env.number): \(error)")
             }
+        }
+        if let forkGuard, forkGuard.missed {
+            forkGuard.restore(self, droppingIncluded: allowEmpty ? [] : included.map(\.hash))
+            throw .fork(.notFetched)
         }
         if timestamp == nil { consumeNextTimestamp() }
 

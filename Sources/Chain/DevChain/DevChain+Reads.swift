@@ -17,8 +17,9 @@ extension DevChain {
         case .latest, .pending: return head.number
         // With no consensus layer, safe and finalized are the head unless set (`--finalized`, ``setFinalized(_:)``).
         case .safe, .finalized: return Swift.min(finalized ?? head.number, head.number)
-        case .earliest: return 0
-        case .number(let n): return n <= head.number ? n : nil
+        // A forked chain holds blocks from the fork block on; earlier ones are the remote's (forwarded by the node).
+        case .earliest: return base == 0 ? 0 : nil
+        case .number(let n): return n <= head.number && n >= base ? n : nil
         case .hash(let hash): return numbersByHash[hash]
         }
     }
@@ -102,19 +103,23 @@ extension DevChain {
 
     /// The code at a block.
     public func code(_ address: Address, at id: BlockID = .latest) throws(ChainError) -> [UInt8] {
-        guard let number = try stateNumber(id) else { return working.state[address]?.code ?? [] }
+        guard let number = try stateNumber(id) else { return working.state.account(address)?.code ?? [] }
+        if working.state.fork != nil { return try state(at: number).account(address)?.code ?? [] }
         guard let hash = try historicalFields(address, at: number)?.codeHash else { return [] }
         return committed.code(hash)
     }
 
     /// A storage slot at a block.
     public func storage(_ address: Address, slot: UInt256, at id: BlockID = .latest) throws(ChainError) -> UInt256 {
-        guard let number = try stateNumber(id) else { return working.state[address]?.storage[slot] ?? .zero }
+        guard let number = try stateNumber(id) else { return working.state.slot(address, slot) }
+        if working.state.fork != nil { return try state(at: number).slot(address, slot) }
         return try historicalStorage(address, slot: slot, at: number)
     }
 
     func fields(_ address: Address, at id: BlockID) throws(ChainError) -> AccountFields? {
-        guard let number = try stateNumber(id) else { return working.state[address].map(AccountFields.init) }
+        guard let number = try stateNumber(id) else { return working.state.account(address).map(AccountFields.init) }
+        // Forked: an account may be the fork block's, which the tries do not hold.
+        if working.state.fork != nil { return try state(at: number).account(address).map(AccountFields.init) }
         return try historicalFields(address, at: number)
     }
 

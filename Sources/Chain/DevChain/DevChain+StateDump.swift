@@ -9,11 +9,13 @@ extension DevChain {
     /// gas limit, coinbase, fees) are cleared. Automine and interval mining stay as they are. A node's CarChain
     /// deployment, made in a block after genesis, goes with the rest.
     public func reset() throws(ChainError) {
-        let genesisState = try state(at: 0)
-        if head.number > 0 { try store.rewind(to: 0) }
-        guard let header = try store.header(number: 0) else { throw .storage("the genesis block is missing") }
+        // A forked chain goes back to the fork block (its first block), with the fork block's state.
+        var genesisState = try state(at: base)
+        if let cache = genesisState.fork?.cache { genesisState.fork = ForkOverlay(cache: cache) }
+        if head.number > base { try store.rewind(to: base) }
+        guard let header = try store.header(number: base) else { throw .storage("the genesis block is missing") }
         var rebuilt = CommittedState(state: genesisState)
-        guard rebuilt.stateRoot == header.stateRoot else {
+        guard rebuilt.stateRoot == header.stateRoot || genesisState.fork != nil else {
             throw .stateRootMismatch(block: 0, expected: header.stateRoot, computed: rebuilt.stateRoot)
         }
         for hash in hashes.dropFirst() { numbersByHash[hash] = nil }

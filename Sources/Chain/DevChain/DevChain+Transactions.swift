@@ -166,7 +166,7 @@ extension DevChain {
         let hash = signed.hash
         if pool.transaction(hash) != nil { throw .alreadyKnown(hash) }
         let tx = signed.transaction
-        let account = working.state[sender]
+        let account = working.state.account(sender)
         let stateNonce = account?.nonce ?? 0
         if tx.nonce < stateNonce {
             // Only a transaction whose nonce is spent can be mined already, so the store is asked

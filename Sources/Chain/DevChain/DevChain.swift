@@ -26,6 +26,8 @@ public actor DevChain {
     public nonisolated let genesisTimestamp: UInt64
     /// The configuration the chain was opened with.
     public nonisolated let config: ChainConfig
+    /// The remote block a forked chain continues (nil for a chain of its own).
+    public nonisolated let forkPoint: ForkPoint?
 
     let store: ChainStore
     var lock: ChainLock?
@@ -35,8 +37,10 @@ public actor DevChain {
     var committed: CommittedState
     var head: BlockHeader
     var headHash: Bytes32
-    /// Block hashes by number.
+    /// Block hashes by number, from ``base``.
     var hashes: [Bytes32]
+    /// The first block the chain holds: 0, or on a forked chain the fork block (earlier ones are the remote's).
+    var base: UInt64 = 0
     var numbersByHash: [Bytes32: UInt64]
     /// Recently used blocks with their receipts.
     var blockCache: [UInt64: MinedBlock] = [:]
@@ -69,7 +73,10 @@ public actor DevChain {
 
     /// Opens the chain in `storage`, or creates it (genesis from `config`) when empty. On open the
     /// state is rebuilt from the state tables and its root checked against the head block's.
-    public init(config: ChainConfig = ChainConfig(), storage: ChainStorage = .memory) async throws(ChainError) {
+    ///
+    /// With `fork`, the chain continues the remote chain `fork` reads (Fork/): its first block is the fork block's
+    /// child, its state the fork block's read lazily, its chain id the remote's; it is kept in memory only.
+    public init(config: ChainConfig = ChainConfig(), storage: ChainStorage = .memory, fork: ForkCache? = nil) async throws(ChainError) {
         // A dev chain mines its own blocks, which need receipts with a status (Byzantium); a chain from a genesis
         // file may start earlier, since its early blocks are imported, not mined.
         guard config.hardfork >= .byzantium || config.genesis != nil else {
@@ -87,7 +94,16 @@ public actor DevChain {
         var hardfork = config.hardfork
         var chainId = config.chainId
         var genesis = config.genesis
-        if let headNumber = try store.headNumber() {
+        var base: UInt64 = 0
+        if let fork {
+            guard case .memory = storage, config.genesis == nil else {
+                throw .configMismatch("a forked chain is kept in memory and has no genesis file")
+            }
+            let start = try await Self.forkStart(fork, config: config, store: store)
+            (working, committed, head, hashes) = (start.working, start.committed, fork.point.header, [fork.point.hash])
+            chainId = fork.point.chainId
+            base = fork.point.number
+        } else if let headNumber = try store.headNumber() {
             if let stored = try store.meta("genesis") {
                 let storedGenesis: Genesis
                 do { storedGenesis = try Genesis(json: stored) } catch { throw .storage("the stored genesis: \(error)") }
@@ -168,10 +184,13 @@ public actor DevChain {
             chainId = genesis.chainId
         }
         self.chainId = chainId
+        self.base = base
+        self.forkPoint = fork?.point
+        if fork != nil { config.chainId = chainId }
         self.hardfork = hardfork
         config.hardfork = hardfork  // the stored fork, when keepsStoredHardfork adopted it
         self.schedule = config.schedule
-        self.genesisTimestamp = head.number == 0 ? head.timestamp : (try store.header(number: 0))?.timestamp ?? 0
+        self.genesisTimestamp = head.number == base ? head.timestamp : (try store.header(number: base))?.timestamp ?? 0
         self.config = config
         self.store = store
         self.lock = lock
@@ -181,7 +200,7 @@ public actor DevChain {
         self.headHash = hashes[hashes.count - 1]
         self.hashes = hashes
         var numbers: [Bytes32: UInt64] = [:]
-        for (i, hash) in hashes.enumerated() { numbers[hash] = UInt64(i) }
+        for (i, hash) in hashes.enumerated() { numbers[hash] = base + UInt64(i) }
         self.numbersByHash = numbers
         self.automine = config.blockTime == nil && config.automine
         if let stored = try store.meta("finalized"), !stored.isEmpty { self.finalized = Self.decodeUInt64(stored) }

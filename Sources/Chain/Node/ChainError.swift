@@ -50,6 +50,8 @@ public enum ChainError: Error, Sendable, Equatable, CustomStringConvertible {
     /// An imported block broke a rule: its number (nil when it did not decode; then `index` is its position in
     /// the file) and the rule.
     case invalidBlock(number: UInt64?, index: Int?, reason: String)
+    /// A forked chain could not read its remote (Fork/ForkRemote.swift).
+    case fork(ForkError)
 
     /// The JSON-RPC error code.
     public var rpcCode: Int {
@@ -80,6 +82,7 @@ public enum ChainError: Error, Sendable, Equatable, CustomStringConvertible {
         case .replacementUnderpriced: return "replacement transaction underpriced"
         case .unknownAccount(let address): return "unknown account \(address): the node holds no key for it"
         case .unknownBlock(let what): return "header not found: \(what)"
+        case .fork(let error): return error.description
         case .invalidBlock(let number, let index, let reason):
             if let number { return "invalid block \(number): \(reason)" }
             return "invalid block at position \((index ?? 0) + 1) in the file: \(reason)"

@@ -37,7 +37,7 @@ extension DevChain {
             depositContract: schedule.depositContract,
             fork: { [self] number, timestamp in self.fork(number: number, timestamp: timestamp) },
             blobSchedule: { [self] fork in self.blobSchedule(for: fork) }, canonicalHash: blockHashFunction(upTo: number),
-            base: base, baseHash: hashes[Int(number)])
+            base: base, baseHash: hashes[Int(number - self.base)])
         var simulator = Simulator(
             chain: chain, state: state, tries: tries, request: request, limits: limits, buffers: buffers)
         return try simulator.run(request)

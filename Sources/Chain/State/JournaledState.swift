@@ -50,7 +50,7 @@ public struct JournaledState: Host {
     public mutating func finalize(rules: ForkRules) {
         flushStorage()
         if recordsChanges { recordChanges() }
-        for address in selfDestructed { state.accounts[address] = nil }
+        for address in selfDestructed { state.deleteAccount(address) }
         if rules.emptyAccountsAreDead {
             var dirty = Set<Address>()
             for entry in journal { if let address = entry.address { dirty.insert(address) } }
@@ -59,7 +59,7 @@ public struct JournaledState: Host {
                 if recordsChanges, changes.clearedStorage[address] == nil {
                     changes.clearedStorage[address] = state.accounts[address]?.storage ?? [:]
                 }
-                state.accounts[address] = nil
+                state.deleteAccount(address)
             }
         }
         journal.removeAll(keepingCapacity: true)
@@ -111,19 +111,32 @@ public struct JournaledState: Host {
 
     // MARK: Host: accounts
 
-    public func accountExists(_ address: Address) -> Bool { state.accounts[address] != nil }
+    // A forked state falls back to the fork block's account where the local state holds none
+    // (WorldState.remoteAccount: a nil test on a dev chain, and only on a miss).
 
-    public func isDeadAccount(_ address: Address) -> Bool { state.accounts[address]?.isEmpty ?? true }
+    public func accountExists(_ address: Address) -> Bool {
+        state.accounts[address] != nil || state.remoteAccount(address) != nil
+    }
 
-    public func balance(of address: Address) -> UInt256 { state.accounts[address]?.balance ?? .zero }
+    public func isDeadAccount(_ address: Address) -> Bool {
+        state.accounts[address]?.isEmpty ?? state.remoteAccount(address)?.isEmpty ?? true
+    }
 
-    public func nonce(of address: Address) -> UInt64 { state.accounts[address]?.nonce ?? 0 }
+    public func balance(of address: Address) -> UInt256 {
+        state.accounts[address]?.balance ?? state.remoteAccount(address)?.balance ?? .zero
+    }
 
-    public func code(at address: Address) -> [UInt8] { state.accounts[address]?.code ?? [] }
+    public func nonce(of address: Address) -> UInt64 { state.accounts[address]?.nonce ?? state.remoteAccount(address)?.nonce ?? 0 }
 
-    public func codeHash(at address: Address) -> Bytes32 { state.accounts[address]?.codeHash ?? .emptyCodeHash }
+    public func code(at address: Address) -> [UInt8] { state.accounts[address]?.code ?? state.remoteAccount(address)?.code ?? [] }
 
-    public func codeSize(at address: Address) -> Int { state.accounts[address]?.code.count ?? 0 }
+    public func codeHash(at address: Address) -> Bytes32 {
+        state.accounts[address]?.codeHash ?? state.remoteAccount(address)?.codeHash ?? .emptyCodeHash
+    }
+
+    public func codeSize(at address: Address) -> Int {
+        state.accounts[address]?.code.count ?? state.remoteAccount(address)?.code.count ?? 0
+    }
 
     public func hasStorage(_ address: Address) -> Bool {
         let stored = state.accounts[address]?.storage ?? [:]
@@ -143,7 +156,8 @@ public struct JournaledState: Host {
     @inlinable
     mutating func ensureAccount(_ address: Address) {
         if state.accounts[address] == nil {
-            state.accounts[address] = Account()
+            // Forked: the local copy starts as the fork block's account (undoing `.created` drops the copy).
+            state.accounts[address] = state.remoteAccount(address) ?? Account()
             journal.append(.created(address))
         }
     }
@@ -195,7 +209,7 @@ public struct JournaledState: Host {
 
     public mutating func createContractAccount(_ address: Address) {
         flushStorage()
-        if let old = state.accounts[address] {
+        if let old = state.accounts[address] ?? state.remoteAccount(address) {
             journal.append(.replaced(address, old))
             state.accounts[address] = Account(nonce: 0, balance: old.balance)
             slots.reload(address, from: [:])
@@ -215,6 +229,7 @@ public struct JournaledState: Host {
     // MARK: Host: self-destruct
 
     public mutating func markSelfDestructed(_ address: Address) -> Bool {
+        if state.fork != nil && state.accounts[address] == nil { ensureAccount(address) }
         let old = state.accounts[address]?.balance ?? .zero
         if !old.isZero {
             journal.append(.balance(address, old))
@@ -232,17 +247,17 @@ public struct JournaledState: Host {
     /// The slot's entry in ``slots``, read from the world state on the transaction's first access.
     @inline(__always)
     mutating func slotIndex(_ address: Address, _ key: UInt256) -> Int {
-        slots.index(address, key) { state.accounts[address]?.storage[key] ?? .zero }.index
+        slots.index(address, key) { state.accounts[address]?.storage[key] ?? state.remoteSlot(address, key) }.index
     }
 
     public func storage(_ address: Address, _ key: UInt256) -> UInt256 {
         if let index = slots.find(address, key) { return slots[index].current }
-        return state.accounts[address]?.storage[key] ?? .zero
+        return state.accounts[address]?.storage[key] ?? state.remoteSlot(address, key)
     }
 
     public func originalStorage(_ address: Address, _ key: UInt256) -> UInt256 {
         if let index = slots.find(address, key) { return slots[index].original }
-        return state.accounts[address]?.storage[key] ?? .zero  // untouched: still its original value
+        return state.accounts[address]?.storage[key] ?? state.remoteSlot(address, key)  // untouched: still its original value
     }
 
     public mutating func setStorage(_ address: Address, _ key: UInt256, _ value: UInt256) {
@@ -265,6 +280,7 @@ public struct JournaledState: Host {
                 held = state.accounts.removeValue(forKey: address).map { (address, $0) }
             }
             held?.account.storage[entry.key] = entry.current.isZero ? nil : entry.current
+            if entry.current.isZero, state.fork != nil { state.fork?.zeroed.insert(StorageSlot(address: address, key: entry.key)) }
         }
         if let (heldAddress, account) = held { state.accounts[heldAddress] = account }
         slots.markClean()

@@ -6,10 +6,13 @@ import EthereumTrie
 public struct WorldState: Sendable, Equatable {
     /// The accounts.
     public var accounts: [Address: Account]
+    /// On a forked chain, where accounts and slots not held in ``accounts`` come from (Fork/ForkOverlay.swift).
+    public var fork: ForkOverlay?
 
     /// Creates a state with `accounts`.
-    public init(accounts: [Address: Account] = [:]) {
+    public init(accounts: [Address: Account] = [:], fork: ForkOverlay? = nil) {
         self.accounts = accounts
+        self.fork = fork
     }
 
     /// The account at `address`, if it exists.

@@ -179,7 +179,7 @@ public final class NodeRPCHandler: Sendable {
                 }
                 result = try await subscriptions.call(name, params: params)
             } else {
-                result = try await execute(try RPCRequest.decode(method: name, params: params))
+                result = try await runMaybeForked(name, params: params)  // Methods/ForkedRequests.swift
             }
             if isNotification { return nil }
             return .object([("jsonrpc", .string("2.0")), ("id", id), ("result", result)])

@@ -28,6 +28,7 @@ struct NodeCommand: AsyncParsableCommand {
               carchain node --ephemeral --no-carchain --accounts 3 --balance 100 --chain-id 31337
               carchain node --ephemeral --mnemonic "$MNEMONIC" --derivation-path "m/44'/60'/0'/0/" --base-fee 0
               carchain node --ephemeral --load-state state.bin --dump-state state.bin --silent
+              carchain node --fork-url http://127.0.0.1:8545 --fork-block-number 12 --port 8546
 
             State files: --dump-state writes the chain's state (accounts with balance, nonce, code and storage, and the head's number and timestamp; the format of anvil_dumpState, docs/NODE.md) when the node stops on SIGINT or SIGTERM, atomically and with mode 0600; --load-state writes a file's accounts into the state on start, as anvil_loadState does.
 
@@ -84,6 +85,7 @@ struct NodeCommand: AsyncParsableCommand {
     var noMining = false
     @Flag(help: "Print a log line per request.") var verbose = false
     @OptionGroup(title: "Dev accounts and fees") var accountOptions: NodeAccountOptions
+    @OptionGroup(title: "Forking a remote chain") var forkOptions: NodeForkOptions
     @Flag(help: "Do not deploy CarChain: the chain holds only the funded dev accounts (account 0's first deployment lands at 0x5FbDB2315678afecb367f032d93F642f64180aa3).")
     var noCarchain = false
     @Flag(help: "Print nothing on start and stop: no banner, no request logs (warnings and errors still go to stderr).")
@@ -169,9 +171,13 @@ struct NodeCommand: AsyncParsableCommand {
                     + "methods and its unlocked dev accounts. Requests must still name an allowed host "
                     + "(--allow-host NAME, or * for any).\n").utf8))
         }
+        if forkOptions.forkUrl != nil && (genesis != nil || blocks != nil) {
+            throw CLIError("--fork-url starts from the remote's block: give it or --genesis / --import, not both")
+        }
+        let fork = try await forkOptions.open(directory: directory)
         let node = try await LocalNode.open(
             config: config, directory: directory, limits: limits, blocks: blocks, finalized: finalizedBlock,
-            progress: blocks.map { ImportProgress(total: $0.count).report }, deployCarChain: !noCarchain)
+            progress: blocks.map { ImportProgress(total: $0.count).report }, deployCarChain: !noCarchain, fork: fork)
         if let loaded {
             do { try await node.chain.loadState(loaded) } catch {
                 await node.close()
@@ -229,7 +235,9 @@ struct NodeCommand: AsyncParsableCommand {
             var lines: [String] = []
             lines.append("carchain node listening on \(url)")
             let mining = chain.config.blockTime != nil ? "interval mining" : chain.config.automine ? "automine" : "no mining"
-            if let genesis = chain.config.genesis {
+            if let point = chain.forkPoint {
+                lines.append("chain id \(chain.chainId), forked at block \(point.number) (\(point.hash)), \(chain.hardfork.name), \(mining)")
+            } else if let genesis = chain.config.genesis {
                 lines.append("chain id \(chain.chainId), from a genesis file (\(genesis.fork.name) at genesis, \(chain.hardfork.name) last), \(mining)")
             } else {
                 lines.append("chain id \(chain.chainId), \(chain.hardfork.name), gas limit \(chain.config.gasLimit), \(mining)")

@@ -1,0 +1,117 @@
+import EthereumPrimitives
+import EthereumTransactions
+
+/// Where a forked chain reads the state it has not written itself: a node of another chain, at one block
+/// (the fork block). `Chain` knows no protocol, so this is the seam: the JSON-RPC implementation lives above
+/// (the CLI's `RemoteForkSource`); tests may answer from memory.
+///
+/// Every method is a read. A source never sends anything that changes the remote's state.
+public protocol ForkRemote: Sendable {
+    /// The remote's address, for messages (never holding a secret: the CLI strips credentials).
+    var endpoint: String { get }
+
+    /// The accounts (nonce, balance, code), storage slots and block hashes named, all at the fork block for
+    /// state, in as few round trips as the remote allows. An account the remote reports as empty (no nonce,
+    /// balance or code) is answered as absent (nil), as EIP-161 treats it.
+    func fetch(_ request: ForkFetchRequest) async throws(ForkError) -> ForkFetchResult
+
+    /// The accounts and slots a call touches, as the remote computes them at the fork block
+    /// (`eth_createAccessList`): a hint for one batched prefetch; nil when the remote cannot say.
+    func accessList(for call: CallRequest) async throws(ForkError) -> [AccessListEntry]?
+
+    /// Sends a read the chain does not answer itself (a block before the fork block) and returns its result.
+    func forward(method: String, params: [JSONValue]) async throws(ForkError) -> JSONValue
+}
+
+/// What one fetch asks for.
+public struct ForkFetchRequest: Sendable, Equatable {
+    public var accounts: [Address]
+    public var slots: [StorageSlot]
+    public var blockHashes: [UInt64]
+
+    public init(accounts: [Address] = [], slots: [StorageSlot] = [], blockHashes: [UInt64] = []) {
+        self.accounts = accounts
+        self.slots = slots
+        self.blockHashes = blockHashes
+    }
+
+    /// Nothing to fetch.
+    public var isEmpty: Bool { accounts.isEmpty && slots.isEmpty && blockHashes.isEmpty }
+}
+
+/// What a fetch returned: every item asked for.
+public struct ForkFetchResult: Sendable, Equatable {
+    /// nil for an account that does not exist at the fork block.
+    public var accounts: [Address: RemoteAccount?]
+    public var slots: [StorageSlot: UInt256]
+    public var blockHashes: [UInt64: Bytes32]
+
+    public init(accounts: [Address: RemoteAccount?] = [:], slots: [StorageSlot: UInt256] = [:], blockHashes: [UInt64: Bytes32] = [:]) {
+        self.accounts = accounts
+        self.slots = slots
+        self.blockHashes = blockHashes
+    }
+}
+
+/// An account's fields at the fork block (its storage is read slot by slot).
+public struct RemoteAccount: Sendable, Equatable {
+    public var nonce: UInt64
+    public var balance: UInt256
+    public var code: [UInt8]
+
+    public init(nonce: UInt64, balance: UInt256, code: [UInt8]) {
+        self.nonce = nonce
+        self.balance = balance
+        self.code = code
+    }
+}
+
+/// The block a chain forks from, as the remote reported it.
+public struct ForkPoint: Sendable, Equatable {
+    /// The remote's chain id (the forked chain keeps it).
+    public var chainId: UInt64
+    /// The fork block's header; its hash is the parent of the first local block.
+    public var header: BlockHeader
+    /// The hash the remote reported for the fork block (checked against the decoded header's).
+    public var hash: Bytes32
+
+    public init(chainId: UInt64, header: BlockHeader, hash: Bytes32) {
+        self.chainId = chainId
+        self.header = header
+        self.hash = hash
+    }
+
+    /// The fork block's number.
+    public var number: UInt64 { header.number }
+}
+
+/// Why a forked chain could not read the remote. Each case says what to do about it.
+public enum ForkError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The remote could not be reached, or gave up (after retries): connection refused, timeout, HTTP error.
+    case unreachable(endpoint: String, reason: String)
+    /// The remote answered with an error (a method it does not serve, state it no longer holds).
+    case refused(method: String, reason: String)
+    /// The remote's answer could not be read.
+    case malformed(method: String, reason: String)
+    /// The remote is another chain than the one asked for.
+    case wrongChain(expected: UInt64, remote: UInt64)
+    /// The remote has no such block (or no state for it).
+    case blockNotAvailable(String)
+    /// The fork's local cache file could not be used.
+    case cache(String)
+    /// A block needed state not read yet; nothing was mined (the node fetches it and runs the request again).
+    case notFetched
+
+    public var description: String {
+        switch self {
+        case .unreachable(let endpoint, let reason): return "fork remote \(endpoint) unreachable: \(reason)"
+        case .refused(let method, let reason): return "fork remote refused \(method): \(reason)"
+        case .malformed(let method, let reason): return "fork remote answered \(method) with something unreadable: \(reason)"
+        case .wrongChain(let expected, let remote):
+            return "fork remote is chain \(remote), not the expected chain \(expected) (--fork-chain-id)"
+        case .blockNotAvailable(let what): return "fork block not available: \(what)"
+        case .cache(let why): return "fork cache: \(why)"
+        case .notFetched: return "state not yet read from the fork remote; nothing was mined, try again"
+        }
+    }
+}
