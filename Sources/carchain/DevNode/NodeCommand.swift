@@ -147,7 +147,18 @@ struct NodeCommand: AsyncParsableCommand {
         return limits
     }
 
-    func run() async throws {
+    /// What the options say, checked before anything starts (the files read, the chain configured).
+    struct StartPlan {
+        var config: ChainConfig
+        var loaded: StateDump?
+        var blocks: [UInt8]?
+        var finalized: BlockID?
+        var directory: URL?
+    }
+
+    /// Reads and checks the options and files. Kept apart from ``run()``: a synchronous step keeps the async function
+    /// small (Swift 6.3's optimizer crashed splitting the coroutine when all of it was one async body).
+    func plan() throws -> StartPlan {
         var config = ChainConfig()
         config.chainId = chainId
         if let fork = hardfork.flatMap(Hardfork.init(name:)) {
@@ -159,21 +170,28 @@ struct NodeCommand: AsyncParsableCommand {
         if let blockTime { config.blockTime = .milliseconds(Int64((blockTime * 1000).rounded())) }
         config.automine = !noMining
         try accountOptions.apply(to: &config)
-        let loaded = try loadState.map { path throws(CLIError) in try NodeStateFile.load(path) }
+        var plan = StartPlan(config: config)
+        if let loadState { plan.loaded = try NodeStateFile.load(loadState) }
         if let dumpState { try NodeStateFile.checkWritable(dumpState) }
-        if let genesis { config.use(try ChainFileOptions.genesis(genesis, option: "--genesis")) }
-        let blocks = try self.import.map { path throws(CLIError) in try ChainFileOptions.blocks(path, option: "--import") }
-        let finalizedBlock = try finalized.map { text throws(CLIError) in try ChainFileOptions.blockID(text, option: "--finalized") }
-        let directory: URL? = ephemeral ? nil : (dataDir.map { URL(fileURLWithPath: $0) } ?? CarchainHome.current().chainDirectory)
+        if let genesis { plan.config.use(try ChainFileOptions.genesis(genesis, option: "--genesis")) }
+        if let path = self.import { plan.blocks = try ChainFileOptions.blocks(path, option: "--import") }
+        if let finalized { plan.finalized = try ChainFileOptions.blockID(finalized, option: "--finalized") }
+        plan.directory = ephemeral ? nil : (dataDir.map { URL(fileURLWithPath: $0) } ?? CarchainHome.current().chainDirectory)
         if !HTTPAccessPolicy.isLoopback(host) {
             FileHandle.standardError.write(Data((
                 "carchain node: warning: --host \(host) is not a loopback address: other machines can reach this node, its dev "
                     + "methods and its unlocked dev accounts. Requests must still name an allowed host "
                     + "(--allow-host NAME, or * for any).\n").utf8))
         }
-        if forkOptions.forkUrl != nil && (genesis != nil || blocks != nil) {
+        if forkOptions.forkUrl != nil && (genesis != nil || plan.blocks != nil) {
             throw CLIError("--fork-url starts from the remote's block: give it or --genesis / --import, not both")
         }
+        return plan
+    }
+
+    func run() async throws {
+        let plan = try plan()
+        let (config, loaded, blocks, finalizedBlock, directory) = (plan.config, plan.loaded, plan.blocks, plan.finalized, plan.directory)
         let fork = try await forkOptions.open(directory: directory)
         let node = try await LocalNode.open(
             config: config, directory: directory, limits: limits, blocks: blocks, finalized: finalizedBlock,
