@@ -2,6 +2,9 @@
 // tx/s per window of 200 blocks, to see whether throughput depends on chain length or state size.
 // `count` cars and users are registered and credited (3 × count blocks), then `count` rentCar calls.
 // usage: swift build -c release --product ChainPerfProbe && .build/release/ChainPerfProbe [count] [dir]
+// Import mode, to profile `carchain chain import` alone: `ChainPerfProbe export FILE [count]` writes the blocks
+// of that traffic (automined in memory) to FILE; `ChainPerfProbe import FILE [dir]` imports FILE into a new
+// chain (SQLite in `dir`, else memory) and prints blocks/s.
 import Chain
 import EVM
 import EthereumCrypto
@@ -23,12 +26,31 @@ func encodeCall(_ signature: String, _ strings: [String], uint: UInt256? = nil) 
     return Array(Keccak256.hash(signature).bytes[0..<4]) + head + tail
 }
 
-let count = CommandLine.arguments.count > 1 ? Int(CommandLine.arguments[1]) ?? 2200 : 2200
-let dir = CommandLine.arguments.count > 2 ? URL(fileURLWithPath: CommandLine.arguments[2]) : nil
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("ChainPerfProbe: \(message)\n".utf8))
     exit(1)
 }
+var arguments = Array(CommandLine.arguments.dropFirst())
+let mode = ["export", "import"].contains(arguments.first ?? "") ? arguments.removeFirst() : "mine"
+var file: URL?
+if mode != "mine" {
+    guard !arguments.isEmpty else { fail("\(mode) needs a FILE") }
+    file = URL(fileURLWithPath: arguments.removeFirst())
+}
+if mode == "import", let file {
+    let bytes = [UInt8](try Data(contentsOf: file))
+    let target = arguments.first.map { URL(fileURLWithPath: $0) }
+    let chain = try await DevChain(config: .deterministic(), storage: target.map { .directory($0) } ?? .memory)
+    let start = ContinuousClock.now
+    let summary = try await chain.importBlocks(rlp: bytes)
+    let d = ContinuousClock.now - start
+    let s = Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    print("imported \(summary.imported) blocks in \(String(format: "%.3f", s)) s: \(Int(Double(summary.imported) / s)) blocks/s")
+    await chain.close()
+    exit(0)
+}
+let count = arguments.count > 0 ? Int(arguments[0]) ?? 2200 : 2200
+let dir = mode == "mine" && arguments.count > 1 ? URL(fileURLWithPath: arguments[1]) : nil
 guard let key = DevAccounts.standard.first?.privateKey else { fail("no dev key") }
 let artifact = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../contracts/CarChain.json")
 guard let json = try? JSONValue(parsing: [UInt8](Data(contentsOf: artifact))),
@@ -66,6 +88,13 @@ func run(_ label: String, _ raws: [[UInt8]]) async throws {
         }
     }
 }
-try await run("setup", setup)
-try await run("rentCar", rentals)
+if mode == "export", let file {
+    for raw in setup + rentals { _ = try await chain.sendRawTransaction(raw) }
+    let blocks = try await chain.exportBlocks(from: 1, to: await chain.blockNumber())
+    try Data(blocks.joined()).write(to: file)
+    print("exported \(blocks.count) blocks to \(file.path)")
+} else {
+    try await run("setup", setup)
+    try await run("rentCar", rentals)
+}
 await chain.close()

@@ -10,10 +10,21 @@ extension SignedTransaction {
     /// intrinsic gas and (Prague) the EIP-7623 floor; initcode size (EIP-3860, Shanghai); priority fee ≤ max fee
     /// (EIP-1559); gas limit × fee cap fits in 256 bits; nonce below 2^64 − 1 (EIP-2681); the gas limit cap
     /// (EIP-7825, Osaka).
+    ///
+    /// `recovered`, when given, is what ``sender(allowHighS:)`` returned for this transaction with `allowHighS` set
+    /// to `fork < .homestead`, computed ahead of time (a block import recovers the senders of the blocks ahead on
+    /// another core); it stands in for the recovery, in the same place among the checks.
     @discardableResult
-    public func validate(for fork: Hardfork, chainID: UInt64? = nil) throws(TransactionError) -> Address {
+    public func validate(
+        for fork: Hardfork, chainID: UInt64? = nil, recovered: Result<Address, TransactionError>? = nil
+    ) throws(TransactionError) -> Address {
         try checkTypeAndChain(fork: fork, chainID: chainID)
-        let sender = try self.sender(allowHighS: fork < .homestead)
+        let sender: Address
+        switch recovered {
+        case .success(let address): sender = address
+        case .failure(let error): throw error
+        case nil: sender = try self.sender(allowHighS: fork < .homestead)
+        }
         try checkGasAndFees(fork: fork)
         return sender
     }

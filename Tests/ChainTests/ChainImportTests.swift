@@ -1,6 +1,7 @@
 import Chain
 import EVM
 import EthereumPrimitives
+import EthereumTransactions
 import Foundation
 import Testing
 import TestSupport
@@ -214,6 +215,58 @@ import TestSupport
         #expect(rest.imported == 41)
         #expect(rest.headHash == (try await source.block(.latest))?.hash)
         await reopened.close()
+    }
+
+    /// Senders and body roots of the blocks ahead are computed on another thread (`BlockLookahead`, a window of
+    /// blocks at a time): a bad signature, and a part that is not a block, many windows into the file are reported
+    /// with the same words as when the block is imported alone, and the chain stays at the block before.
+    @Test func errorsFoundAheadAreReportedAtTheirBlock() async throws {
+        let config = ChainConfig.deterministic()
+        let source = try await DevChain(config: config)
+        typealias F = ChainFixtures
+        for nonce in 0..<200 as Range<UInt64> {
+            try await source.sendRawTransaction(F.dynamicFee(F.key0, nonce: nonce, to: F.address1, value: F.oneGwei).encoded)
+        }
+        let parts = try await source.exportBlocks(from: 1, to: 200)
+
+        // Block 150 with its transaction's r set to 0; the header's transactions root is the altered list's.
+        let original = try DecodedBlock(encoded: parts[149])
+        let tx = try #require(original.transactions.first)
+        let forged = SignedTransaction(
+            transaction: tx.transaction, signature: TransactionSignature(v: tx.signature.v, r: UInt256(0), s: tx.signature.s))
+        var altered = DecodedBlock(header: original.header, transactions: [forged], withdrawals: original.withdrawals)
+        altered.header.transactionsRoot = altered.transactionsRoot
+        let forgedBytes = Block(header: altered.header, transactions: [forged], senders: [], withdrawals: original.withdrawals).encoded
+
+        // The same block imported alone (no lookahead) gives the reference message.
+        let alone = try await DevChain(config: config)
+        try await alone.importBlocks(rlp: Array(parts[0..<149].joined()))
+        var expected = ""
+        let forgedBlock = try DecodedBlock(encoded: forgedBytes)
+        do { try await alone.importBlock(forgedBlock) } catch { expected = error.description }
+        #expect(expected.hasPrefix("invalid block 150: transaction 0"), "\(expected)")
+
+        let chain = try await DevChain(config: config)
+        do {
+            try await chain.importBlocks(rlp: Array(parts[0..<149].joined()) + forgedBytes + Array(parts[150...].joined()))
+            Issue.record("the forged signature was accepted")
+        } catch {
+            #expect(error.description == expected)
+        }
+        #expect(await chain.blockNumber() == 149)
+
+        // A part that is an RLP list but not a block, at position 171 of the rest of the file.
+        let notABlock: [UInt8] = [0xc3, 0x01, 0x02, 0x03]
+        do {
+            try await chain.importBlocks(rlp: Array(parts[149..<170].joined()) + notABlock + Array(parts[170...].joined()))
+            Issue.record("a list of three numbers was taken for a block")
+        } catch {
+            #expect(error.description.hasPrefix("invalid block at position 22 in the file: "), "\(error)")
+        }
+        #expect(await chain.blockNumber() == 170)
+        let rest = try await chain.importBlocks(rlp: Array(parts[170...].joined()))
+        #expect(rest.imported == 30)
+        #expect(rest.headHash == (try await source.block(.latest))?.hash)
     }
 
     @Test func genesisErrorsNameTheField() throws {

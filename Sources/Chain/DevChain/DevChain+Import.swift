@@ -68,6 +68,9 @@ extension DevChain {
     /// is still in the block cache for the reads that follow it).
     static let importBatchSize = 256
 
+    /// How many blocks ahead of the one executing an import decodes and recovers senders for (``BlockLookahead``).
+    static let importLookahead = 32
+
     /// Executes and validates each block of `bytes` (concatenated RLP blocks) on top of the head, in order,
     /// with the rules of each block's fork (``BlockProcessor``; proof-of-work seals are not verified). Blocks
     /// the chain already holds are skipped. The first bad block stops the import: the error names its number and
@@ -83,12 +86,17 @@ extension DevChain {
         let parts = try BlockFile.split(bytes)
         var summary = ImportSummary(headNumber: head.number, headHash: headHash)
         var batch = ImportBatch(written: currentSnapshot())
-        for (index, part) in parts.enumerated() {
+        let schedule = self.schedule
+        var lookahead = BlockLookahead(parts: parts, window: Self.importLookahead) { block in
+            block.withDigest(allowHighS: schedule.fork(number: block.header.number, timestamp: block.header.timestamp) < .homestead)
+        }
+        for index in parts.indices {
             let block: DecodedBlock
             let prepared: PreparedBlock?
             do throws(ChainError) {
-                do { block = try DecodedBlock(encoded: Array(part)) } catch {
-                    throw ChainError.invalidBlock(number: nil, index: index, reason: error.description)
+                switch lookahead.block(at: index) {
+                case .success(let decoded): block = decoded
+                case .failure(let error): throw ChainError.invalidBlock(number: nil, index: index, reason: error.description)
                 }
                 prepared = try prepare(block)
             } catch {

@@ -184,7 +184,10 @@ public struct BlockProcessor: Sendable {
         let buffers = ExecutionBuffers()
         for (index, signed) in block.transactions.enumerated() {
             let sender: Address
-            do { sender = try signed.validate(for: fork, chainID: chainID) } catch {
+            do {
+                sender = try signed.validate(
+                    for: fork, chainID: chainID, recovered: block.recoveredSender(index, allowHighS: fork < .homestead))
+            } catch {
                 throw .invalidTransaction(index: index, error)
             }
             let tx = signed.transaction

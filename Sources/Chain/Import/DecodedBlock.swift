@@ -18,6 +18,8 @@ public struct DecodedBlock: Sendable {
     public var encodedSize: Int
     /// keccak256 of the header's encoding.
     public var hash: Bytes32
+    /// The block's stateless work done ahead of time (``withDigest(allowHighS:)``), or nil.
+    public private(set) var digest: BlockDigest?
 
     /// Creates a block from its parts; the size is that of their encoding.
     public init(header: BlockHeader, transactions: [SignedTransaction], ommers: [BlockHeader] = [], withdrawals: [Withdrawal]?) {
@@ -72,13 +74,45 @@ public struct DecodedBlock: Sendable {
     }
 
     /// The root of the transactions' list trie.
-    public var transactionsRoot: Bytes32 { MerklePatriciaTrie.root(ofList: transactions.map(\.encoded)) }
+    public var transactionsRoot: Bytes32 {
+        digest?.transactionsRoot ?? MerklePatriciaTrie.root(ofList: transactions.map(\.encoded))
+    }
 
     /// The root of the withdrawals' list trie (nil without a withdrawals list).
     public var withdrawalsRoot: Bytes32? {
-        withdrawals.map { list in MerklePatriciaTrie.root(ofList: list.map { RLP.encode($0.rlp) }) }
+        if let digest { return digest.withdrawalsRoot }
+        return withdrawals.map { list in MerklePatriciaTrie.root(ofList: list.map { RLP.encode($0.rlp) }) }
     }
 
     /// keccak256 of the RLP list of the ommer headers.
-    public var ommersHash: Bytes32 { Keccak256.hash(RLP.encode(.list(ommers.map(\.rlp)))) }
+    public var ommersHash: Bytes32 { digest?.ommersHash ?? Keccak256.hash(RLP.encode(.list(ommers.map(\.rlp)))) }
+
+    /// The block with its ``BlockDigest`` computed: what can be done before its parent is executed. `allowHighS` is
+    /// the fork's signature rule (true before Homestead, EIP-2).
+    public func withDigest(allowHighS: Bool) -> DecodedBlock {
+        var copy = self
+        copy.digest = BlockDigest(
+            transactionsRoot: transactionsRoot, withdrawalsRoot: withdrawalsRoot, ommersHash: ommersHash,
+            senders: transactions.map { signed in Result { () throws(TransactionError) in try signed.sender(allowHighS: allowHighS) } },
+            allowHighS: allowHighS)
+        return copy
+    }
+
+    /// The recovered sender of transaction `index` (or why it has none), when the digest holds it for `allowHighS`.
+    func recoveredSender(_ index: Int, allowHighS: Bool) -> Result<Address, TransactionError>? {
+        guard let digest, digest.allowHighS == allowHighS, index < digest.senders.count else { return nil }
+        return digest.senders[index]
+    }
+}
+
+/// The part of a block's checks that needs neither its parent nor any state: the secp256k1 recovery of every sender
+/// (most of it), the transactions and withdrawals roots and the ommers hash. An import computes it for the blocks
+/// ahead on another core while the current block executes (``DevChain/importBlocks(rlp:progress:)``); the results
+/// are the same the block processor would compute, so a bad signature or root is reported exactly as without it.
+public struct BlockDigest: Sendable {
+    var transactionsRoot: Bytes32
+    var withdrawalsRoot: Bytes32?
+    var ommersHash: Bytes32
+    var senders: [Result<Address, TransactionError>]
+    var allowHighS: Bool
 }
