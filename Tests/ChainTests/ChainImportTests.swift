@@ -217,6 +217,50 @@ import TestSupport
         await reopened.close()
     }
 
+    /// Groups of imported blocks are written on another thread while the next group executes. A group whose write
+    /// fails (here an SQLite trigger refuses block 300, in the second group of 256) takes the chain back to the last
+    /// group written, in memory and on disk, and the error says where the chain stands; the import goes on from there
+    /// once the database takes writes again.
+    @Test func aFailedGroupWriteTakesTheChainBackToTheLastGroupWritten() async throws {
+        guard let sqlite = Prerequisite.tool("sqlite3", install: "sqlite3", for: "import write-failure test")?.path else { return }
+        let config = ChainConfig.deterministic()
+        let source = try await DevChain(config: config)
+        typealias F = ChainFixtures
+        for nonce in 0..<600 as Range<UInt64> {
+            try await source.sendRawTransaction(F.dynamicFee(F.key0, nonce: nonce, to: F.address1, value: F.oneGwei).encoded)
+        }
+        let parts = try await source.exportBlocks(from: 1, to: 600)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("import-write-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = directory.appendingPathComponent("chain.sqlite").path
+        await (try await DevChain(config: config, storage: .directory(directory))).close()
+        let trigger = try ProcessRunner.run(
+            URL(fileURLWithPath: sqlite),
+            [database, "CREATE TRIGGER refuse_300 BEFORE INSERT ON blocks WHEN NEW.number = 300 BEGIN SELECT RAISE(ABORT, 'disk says no'); END;"])
+        #expect(trigger.status == 0, "\(trigger.stderr)")
+
+        let chain = try await DevChain(config: config, storage: .directory(directory))
+        do {
+            try await chain.importBlocks(rlp: Array(parts.joined()))
+            Issue.record("the refused write went unnoticed")
+        } catch {
+            #expect(error.description.contains("disk says no"), "\(error)")
+            #expect(error.description.hasSuffix("the chain is back at block 256, the last block written"), "\(error)")
+        }
+        #expect(await chain.blockNumber() == 256)
+        #expect(try await chain.balance(F.address1, at: .latest) == (try await source.balance(F.address1, at: .number(256))))
+        await chain.close()
+
+        let dropped = try ProcessRunner.run(URL(fileURLWithPath: sqlite), [database, "DROP TRIGGER refuse_300;"])
+        #expect(dropped.status == 0, "\(dropped.stderr)")
+        let reopened = try await DevChain(config: config, storage: .directory(directory))
+        #expect(await reopened.blockNumber() == 256)
+        let rest = try await reopened.importBlocks(rlp: Array(parts[256...].joined()))
+        #expect(rest.imported == 344)
+        #expect(rest.headHash == (try await source.block(.latest))?.hash)
+        await reopened.close()
+    }
+
     /// Senders and body roots of the blocks ahead are computed on another thread (`BlockLookahead`, a window of
     /// blocks at a time): a bad signature, and a part that is not a block, many windows into the file are reported
     /// with the same words as when the block is imported alone, and the chain stays at the block before.

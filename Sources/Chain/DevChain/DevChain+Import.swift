@@ -1,3 +1,4 @@
+import Dispatch
 import EVM
 import EthereumPrimitives
 import EthereumTransactions
@@ -77,8 +78,9 @@ extension DevChain {
     /// the rule it broke, nothing of it or after it is kept, and the chain stays at the last good block.
     /// `progress` is called after each block with the count done and the total.
     ///
-    /// Blocks are written to the database in groups of ``importBatchSize``, each group in one transaction; when a
-    /// write fails, the chain goes back to the last group written and the error says so.
+    /// Blocks are written to the database in groups of ``importBatchSize``, each group in one transaction, on another
+    /// thread while the next group executes; when a write fails, the chain goes back to the last group written and
+    /// the error says so.
     @discardableResult
     public func importBlocks(
         rlp bytes: [UInt8], progress: (@Sendable (_ done: Int, _ total: Int, _ number: UInt64) -> Void)? = nil
@@ -102,6 +104,7 @@ extension DevChain {
             } catch {
                 // The good blocks before the bad one stay: they are written before the error is reported.
                 try flush(&batch)
+                try finishWriting(&batch)
                 throw error
             }
             if let prepared {
@@ -117,6 +120,7 @@ extension DevChain {
             progress?(index + 1, parts.count, block.header.number)
         }
         try flush(&batch)
+        try finishWriting(&batch)
         summary.headNumber = head.number
         summary.headHash = headHash
         return summary
@@ -136,23 +140,57 @@ extension DevChain {
         return true
     }
 
-    /// Imported blocks adopted in memory but not yet in the database, and the chain as it was after the last write.
+    /// Imported blocks adopted in memory but not yet in the database: the group being collected, the group being
+    /// written on another thread, and the chain as it was after the last group known to be written.
     struct ImportBatch {
         var written: Snapshot
         var writes: [ChainStore.BlockWrite] = []
+        var inFlight: GroupWrite?
     }
 
-    /// Writes `batch` in one transaction. On failure the chain goes back to the blocks already written.
+    /// One group of blocks being written on a worker thread, and the chain as it is with that group in it.
+    final class GroupWrite: @unchecked Sendable {
+        let first: UInt64
+        let after: Snapshot
+        let done = DispatchGroup()
+        /// Set by the worker before it leaves `done`; read after waiting for it.
+        var failure: ChainError?
+
+        init(first: UInt64, after: Snapshot) {
+            self.first = first
+            self.after = after
+        }
+    }
+
+    /// Hands the collected group to a worker thread to write in one transaction, after the group before it is
+    /// written (``finishWriting(_:)``), so at most one group is in flight.
     private func flush(_ batch: inout ImportBatch) throws(ChainError) {
         guard !batch.writes.isEmpty else { return }
-        do { try store.commit(batch.writes) } catch {
-            let first = batch.writes[0].header.number
+        try finishWriting(&batch)
+        let group = GroupWrite(first: batch.writes[0].header.number, after: currentSnapshot())
+        let writes = batch.writes
+        let store = self.store
+        group.done.enter()
+        DispatchQueue.global().async {
+            do throws(ChainError) { try store.commit(writes) } catch { group.failure = error }
+            group.done.leave()
+        }
+        batch.inFlight = group
+        batch.writes.removeAll(keepingCapacity: true)
+    }
+
+    /// Waits for the group in flight. On failure the chain goes back to the blocks already written (everything
+    /// adopted after them is dropped) and the error says where it stands.
+    private func finishWriting(_ batch: inout ImportBatch) throws(ChainError) {
+        guard let group = batch.inFlight else { return }
+        group.done.wait()
+        batch.inFlight = nil
+        if let error = group.failure {
             batch.writes = []
             try restore(batch.written)
-            throw .storage("\(error.description); the chain is back at block \(first &- 1), the last block written")
+            throw .storage("\(error.description); the chain is back at block \(group.first &- 1), the last block written")
         }
-        batch.writes.removeAll(keepingCapacity: true)
-        batch.written = currentSnapshot()
+        batch.written = group.after
     }
 
     /// An executed and validated block, ready to be adopted and written.
