@@ -1,6 +1,8 @@
 import AuthEmulator
+import CarChain
 import CarChainApp
 import CarChainKit
+import Chain
 import EthereumCrypto
 import EthereumPrimitives
 import EthereumRPC
@@ -41,7 +43,7 @@ import Testing
         let foreign = try await AuthClient.inProcess(otherProject).signUp(email: "eve@example.com", password: "password1").idToken
         let wrongAudience = await h.call("GET", "/me", token: foreign)
         #expect(code(wrongAudience) == "INVALID_TOKEN")
-        #expect(wrongAudience.body["error"]?["message"]?.stringValue?.contains("aud") == true)
+        #expect(wrongAudience.body["error"]?["message"]?.stringValue?.contains("expected https://securetoken.google.com/demo-carchain") == true)
         // Issued two hours ago: expired an hour ago.
         h.clock.advance(by: -7200)
         let old = try await h.signUp("old@example.com")
@@ -139,7 +141,8 @@ import Testing
         #expect(!wrong.body.description.contains("not-ana-pass"))
         let rented = await h.call("POST", "/rent", token: ana, body: write("ana-pass", ("plate", .string("6789BBB"))))
         #expect(rented.body["status"]?.stringValue == "success", "\(rented.body)")
-        let receipt = try #require(try await h.client.receipt(try Bytes32(hex: try #require(rented.body["transactionHash"]?.stringValue))))
+        let rentHash = try Bytes32(hex: try #require(rented.body["transactionHash"]?.stringValue))
+        let receipt = try #require(try await h.client.receipt(rentHash))
         #expect(rented.body["gasUsed"]?.description == String(receipt.gasUsed))
         // Ana sees her car; Bob sees it rented, without Ana's uid; the manager sees the renter.
         let anaCars = await h.call("GET", "/cars", token: ana, query: ["q": "6789"])
@@ -250,8 +253,6 @@ import Testing
         #expect(linked.status == 200 && linked.body["registered"] == .bool(false), "\(linked.body)")
         let me = await h.call("GET", "/me", token: token)
         #expect(me.body["address"]?.stringValue == address.checksummed && me.body["serverHoldsKey"] == .bool(false))
-        // The passphrase path has no key for this account.
-        #expect(code(await h.call("POST", "/credit", token: token, body: write("x", ("amount", .number("1"))))) == "NO_KEY")
         func viaWallet(_ action: String, _ fields: (String, JSONValue)...) async throws -> JSONValue {
             let prepared = await h.call("POST", "/prepare", token: token, body: .object([("action", .string(action))] + fields))
             let tx = try #require(prepared.body["transaction"], "\(prepared.body)")
@@ -262,6 +263,8 @@ import Testing
             return (await h.call("GET", "/transactions/\(try #require(hash.stringValue))", token: token)).body
         }
         #expect(try await viaWallet("register")["status"]?.stringValue == "success")
+        // The passphrase path has no key for this account.
+        #expect(code(await h.call("POST", "/credit", token: token, body: write("x", ("amount", .number("1"))))) == "NO_KEY")
         #expect(try await viaWallet("credit", ("amount", .number("2")))["status"]?.stringValue == "success")
         let rent = try await viaWallet("rent", ("plate", .string("6789BBB")))
         #expect(rent["status"]?.stringValue == "success")

@@ -11,11 +11,13 @@ extension AppAPI {
         let contract = try await reading.contractIfDeployed()
         let cars = try paths.fleet.cars()
         let center = FleetChain.centroid(cars) ?? GeoPoint.puertaDelSol
+        var manager: JSONValue = .null
+        if let contract { manager = .string(try await contract.manager().checksummed) }
         return .object([
             ("projectId", .string(configuration.projectId)),
             ("chainId", .number(String(reading.chainID))),
             ("contract", contract.map { .string($0.address.checksummed) } ?? .null),
-            ("manager", try await contract.map { .string(try await $0.manager().checksummed) } ?? .null),
+            ("manager", manager),
             ("ethPrice", pricing(gasPrice: .zero).ethPrice.map { .string($0) } ?? .null),
             ("currency", .string("USD")),
             ("center", AppJSON.point(center)),
@@ -31,7 +33,8 @@ extension AppAPI {
         let registered = try await contract.isUserRegistered(user.uid)
         let car = registered ? try await contract.getUserCar(user.uid) : CarChainModel.noCar
         let credit = registered ? try await contract.getUserCredit(user.uid) : .zero
-        let balance = try await account.map { try await reading.client.balance(of: $0) }
+        var balance: UInt256?
+        if let account { balance = try await reading.client.balance(of: account) }
         let holdsKey = try account.map { try paths.keystores.file(for: $0) != nil } ?? false
         return .object([
             ("uid", .string(user.uid)), ("email", .string(user.email)),

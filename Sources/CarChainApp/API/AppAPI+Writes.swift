@@ -89,7 +89,7 @@ extension AppAPI {
     func placeCar(_ user: LoggedInUser, plate text: String, _ body: JSONBody) async throws -> JSONValue {
         let (contract, manager, account) = try await standing(of: user)
         try ActingUser.check(.managerOnly, account: account, manager: manager, email: user.email)
-        let plate = try plate(text)
+        let plate = try self.plate(text)
         let position = try Self.position(body)
         if try paths.fleet.car(plate) == nil, !(try await contract.getCar(plate).registered) {
             throw AppAPIError(status: 404, code: "NO_SUCH_CAR", message: "No car with plate \(plate) is registered on chain.")

@@ -21,7 +21,7 @@ enum AppHeaders {
     static func apply(to headers: inout HTTPFields, host: String?) {
         headers[.contentSecurityPolicy] = contentSecurityPolicy(host: host)
         headers[.xContentTypeOptions] = "nosniff"
-        headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
-        headers[HTTPField.Name("X-Frame-Options")!] = "DENY"
+        headers[HTTPFields.Element.Name("Referrer-Policy")!] = "no-referrer"
+        headers[HTTPFields.Element.Name("X-Frame-Options")!] = "DENY"
     }
 }

@@ -1,4 +1,4 @@
-import Crypto
+import EthereumPrimitives
 import Foundation
 import Hummingbird
 
@@ -41,7 +41,7 @@ struct StaticAssets: Sendable {
             let path = String(url.standardizedFileURL.path.dropFirst(prefix.count))
             guard let type = contentType(of: path) else { continue }
             let data = try Data(contentsOf: url)
-            let digest = SHA256.hash(data: data).prefix(12).map { String(format: "%02x", $0) }.joined()
+            let digest = Keccak256.hash(data).hexString.dropFirst(2).prefix(24)
             assets[path] = Asset(bytes: ByteBuffer(bytes: data), contentType: type, etag: "\"\(digest)\"")
         }
         guard assets["index.html"] != nil else { throw LoadError(description: "the web app's index.html is missing (\(root.path))") }

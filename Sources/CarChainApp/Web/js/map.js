@@ -91,8 +91,9 @@ export class MapView {
     const [minX, maxX, minY, maxY] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
     this.center = { x: (minX + maxX) / 2, y: (minY + maxY) / 2 };
     const { width, height } = this.size;
-    const spanX = Math.max(maxX - minX, 1e-7);
-    const spanY = Math.max(maxY - minY, 1e-7);
+    // At least about 500 m across, so one car alone is shown with its surroundings.
+    const spanX = Math.max(maxX - minX, 1.6e-5);
+    const spanY = Math.max(maxY - minY, 1.6e-5);
     this.scale = Math.min((width - 80) / spanX, (height - 80) / spanY, 1 << 27);
   }
 

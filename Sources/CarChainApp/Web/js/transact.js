@@ -4,6 +4,7 @@
 
 import { api } from "./api.js";
 import { confirmTransaction } from "./confirm.js";
+import { announce, showError, showNotice } from "./state.js";
 import * as wallet from "./wallet.js";
 
 const WRITES = {
@@ -31,4 +32,16 @@ export async function transact(action, fields, { title, text }) {
       return outcome;
     },
   });
+}
+
+/** Returns `plate` (from the car's sheet or "my rental"), then says so and refreshes the page's data. */
+export async function returnCar(plate) {
+  try {
+    const outcome = await transact("return", { plate }, { title: `Return ${plate}`, text: `Return car ${plate} (no refund).` });
+    if (!outcome) return;
+    showNotice(`You returned ${plate} (block ${outcome.blockNumber}).`);
+    announce("changed");
+  } catch (error) {
+    showError(error);
+  }
 }

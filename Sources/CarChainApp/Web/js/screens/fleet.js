@@ -5,7 +5,7 @@ import { api } from "../api.js";
 import { byId, distance, fill, h, show } from "../dom.js";
 import { MapView, metrics } from "../map.js";
 import { announce, showError, showNotice, state } from "../state.js";
-import { transact } from "../transact.js";
+import { returnCar, transact } from "../transact.js";
 
 let view = null;
 let cars = [];
@@ -116,16 +116,8 @@ async function rent() {
   }
 }
 
-async function returnSelected() {
-  const plate = selected;
-  try {
-    const outcome = await transact("return", { plate }, { title: `Return ${plate}`, text: `Return car ${plate} (no refund).` });
-    if (!outcome) return;
-    showNotice(`You returned ${plate} (block ${outcome.blockNumber}).`);
-    announce("changed");
-  } catch (error) {
-    showError(error);
-  }
+function returnSelected() {
+  return returnCar(selected);
 }
 
 /** "Near me": the browser's position when it gives one, else the fleet's centre (said so). */
