@@ -66,8 +66,13 @@ class Page:
         field.send_keys(text)
 
     def click(self, css: str):
-        self.wait(lambda: self.visible(css) and self.find(css).is_enabled(), f"{css} to be clickable")
-        self.find(css).click()
+        def clicked():
+            elements = self.all(css)
+            if not elements or not elements[0].is_displayed() or not elements[0].is_enabled():
+                return False
+            elements[0].click()
+            return True
+        self.wait(clicked, f"{css} to be clickable")
 
     # The app's flows
 
@@ -125,6 +130,17 @@ class Page:
         return next((c for c in classes if c in ("available", "rented", "mine", "off-chain")), None)
 
     def select_car(self, plate: str):
-        self.wait(lambda: self.car_status(plate) is not None, f"car {plate} in the list")
-        self.find(f"#car-list li[data-plate='{plate}'] button").click()
+        # An open sheet covers the bottom of a phone's screen: close it first, as a person would.
+        if self.visible("#car-sheet"):
+            self.click("#sheet-close")
+            self.wait(lambda: not self.visible("#car-sheet"), "the sheet to close")
+
+        # The list is redrawn on every block: a button found a moment ago may be gone; find it again then.
+        def clicked():
+            buttons = self.all(f"#car-list li[data-plate='{plate}'] button")
+            if not buttons:
+                return False
+            buttons[0].click()
+            return True
+        self.wait(clicked, f"car {plate} in the list")
         self.wait_text("#sheet-plate", plate)

@@ -11,6 +11,7 @@ import urllib.request
 
 import pytest
 from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.keys import Keys
 
 from conftest import DEPLOYER_KEY, DESKTOP, PHONE, console_errors, screenshot
 from page import Page
@@ -67,6 +68,7 @@ def test_the_story(node, browsers, chain):
     manager = Page(browsers.new(DESKTOP), node.app)
     manager.open()
     screenshot(manager.driver, "01-sign-in")
+    assert_labelled(manager)
     manager.sign_up("manager@example.com", "manager-password", "manager-passphrase", private_key=DEPLOYER_KEY)
     assert "manager" in manager.text("#who")
     assert manager.visible("#nav-manager")
@@ -166,8 +168,28 @@ def test_the_story(node, browsers, chain):
     manager.wait(lambda: len(manager.all("#utilisation path.series")) == 2, "the utilisation chart")
     screenshot(manager.driver, "08-manager-users")
 
+    # From the keyboard: Enter on a list item selects the car; the arrow keys and + move and zoom the map.
+    bob.go("map")
+    bob.wait(lambda: bob.car_status("6789BBB") is not None, "Bob's list")
+    bob.find("#car-list li[data-plate='6789BBB'] button").send_keys(Keys.ENTER)
+    bob.wait_text("#sheet-plate", "6789BBB")
+    before = bob.driver.execute_script("return window.carchainMetrics.redraws.length")
+    bob.find("#map").send_keys(Keys.ARROW_LEFT, Keys.ARROW_UP, "+")
+    bob.wait(lambda: bob.driver.execute_script("return window.carchainMetrics.redraws.length") > before, "a redraw")
+    assert_labelled(bob)
+
     for page in (manager, ana, bob):
         assert unexpected_console_errors(page.driver) == []
+
+
+def assert_labelled(page: Page):
+    """Every form control has a label (its <label>, aria-label or its own text)."""
+    unlabelled = page.driver.execute_script("""
+        return [...document.querySelectorAll('input, select, button, svg[role=application]')]
+          .filter(e => !(e.labels && e.labels.length) && !e.getAttribute('aria-label') && !e.textContent.trim())
+          .map(e => e.outerHTML.slice(0, 80));
+    """)
+    assert unlabelled == []
 
 
 def test_sign_out_in_and_reset_password(node, browsers):
@@ -195,26 +217,3 @@ def test_sign_out_in_and_reset_password(node, browsers):
     page.sign_in("carla@example.com", "carla-new-password")
     assert page.visible("#screen-map")
     assert unexpected_console_errors(page.driver) == []
-
-
-def test_keyboard_and_labels(node, browsers):
-    """Every form control has a label; the map screen is usable from the keyboard."""
-    page = Page(browsers.new(DESKTOP), node.app)
-    page.open()
-    unlabelled = page.driver.execute_script("""
-        return [...document.querySelectorAll('input, select, button, svg[role=application]')]
-          .filter(e => !(e.labels && e.labels.length) && !e.getAttribute('aria-label') && !e.textContent.trim())
-          .map(e => e.outerHTML.slice(0, 80));
-    """)
-    assert unlabelled == []
-    page.sign_in("bob@example.com", "bob-password")
-    page.go("map")
-    page.wait(lambda: page.car_status("6789BBB") is not None, "the list")
-    # Tab to the list, Enter selects a car.
-    from selenium.webdriver.common.keys import Keys
-    page.find("#car-list li[data-plate='6789BBB'] button").send_keys(Keys.ENTER)
-    page.wait_text("#sheet-plate", "6789BBB")
-    # Arrow keys pan the map and redraw it.
-    before = page.driver.execute_script("return window.carchainMetrics.redraws.length")
-    page.find("#map").send_keys(Keys.ARROW_LEFT, Keys.ARROW_UP, "+")
-    page.wait(lambda: page.driver.execute_script("return window.carchainMetrics.redraws.length") > before, "a redraw")

@@ -87,8 +87,8 @@ async function sendReset({ email }) {
 async function confirmReset({ code, newPassword }) {
   if (!code || !newPassword) throw new Error("Type the reset code and the new password.");
   await auth.resetPassword(code.trim(), newPassword);
-  showNotice("Your password is changed: sign in with the new one.");
   selectTab("signin");
+  showNotice("Your password is changed: sign in with the new one.");
 }
 
 async function setUpWithKey({ walletPassphrase, privateKey }, form) {
