@@ -129,7 +129,9 @@ class Browsers:
             options.add_argument(argument)
         options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
         driver = webdriver.Chrome(options=options, service=Service(self.driver))
-        driver.set_window_size(*size)
+        # The page's viewport is exactly `size` (a phone's is a mobile viewport), whatever the window's frame takes.
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": size[0] < 600})
         if provider_script:
             driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": provider_script})
         self.open.append(driver)

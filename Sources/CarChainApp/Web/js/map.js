@@ -58,7 +58,9 @@ export class MapView {
       pins: element.appendChild(svg("g", { class: "map-pins" })),
       marks: element.appendChild(svg("g", { class: "map-marks", "aria-hidden": "true" })),
       scale: element.appendChild(svg("g", { class: "map-scale", "aria-hidden": "true" })),
+      legend: element.appendChild(svg("g", { class: "map-legend", "aria-hidden": "true" })),
     };
+    this.drawLegend();
     this.attachInput();
     new ResizeObserver(() => this.schedule()).observe(element);
   }
@@ -207,6 +209,17 @@ export class MapView {
     );
   }
 
+  /** The colours' meaning, in the top left corner. */
+  drawLegend() {
+    const entries = [["available", "available"], ["rented", "rented"], ["mine", "yours"], ["off-chain", "not on chain"]];
+    this.layers.legend.append(svg("rect", { x: 8, y: 8, width: 120, height: 16 + entries.length * 18, rx: 6 }));
+    entries.forEach(([status, label], i) => {
+      const row = svg("g", { class: `pin ${status}`, transform: `translate(22 ${24 + i * 18})` });
+      row.append(svg("circle", { r: 6 }), Object.assign(svg("text", { x: 12, y: 4 }), { textContent: label }));
+      this.layers.legend.append(row);
+    });
+  }
+
   drawArea() {
     this.layers.area.replaceChildren();
     if (!this.you || !this.radius) return;
@@ -248,7 +261,7 @@ export class MapView {
       const ended = drag;
       drag = null;
       if (!ended || ended.moved > 4) return;
-      const pin = ended.target.closest?.(".pin");
+      const pin = ended.target.closest?.(".pin[data-plate]");
       if (pin && this.onSelect) {
         this.onSelect(pin.dataset.plate);
         return;

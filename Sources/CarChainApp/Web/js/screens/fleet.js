@@ -66,9 +66,8 @@ export async function load() {
 }
 
 function renderList(answer) {
-  const rented = answer.cars.filter((car) => car.status === "rented" || car.status === "mine").length;
-  byId("map-summary").textContent =
-    `${answer.cars.length} of ${answer.total} cars shown · ${answer.available} available · block ${answer.block}` + (rented ? ` · ${rented} rented here` : "");
+  const shown = answer.cars.length === answer.total ? `${answer.total} cars` : `${answer.cars.length} of ${answer.total} cars shown`;
+  byId("map-summary").textContent = `${shown} · ${answer.available} available · block ${answer.block}`;
   fill(byId("car-list"), answer.cars.map((car) =>
     h("li", { class: `car ${car.status}`, "data-plate": car.plate },
       h("button", { type: "button", onclick: () => select(car.plate), "aria-pressed": car.plate === selected ? "true" : "false" },

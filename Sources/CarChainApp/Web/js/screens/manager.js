@@ -30,7 +30,11 @@ export async function load() {
     fill(byId("manager-stats"), [
       ["users", stats.registeredUsers], ["cars", stats.registeredCars], ["rented", stats.rentedCars], ["available", stats.availableCars],
     ].map(([label, value]) => h("div", { class: "stat" }, h("strong", { "data-stat": label }, value), h("span", {}, label))));
-    drawUtilisation(byId("utilisation"), stats.utilisation);
+    // The series ends at the last change; the chart carries it on to the head.
+    const points = stats.utilisation.slice();
+    const last = points[points.length - 1];
+    if (last && last.block < stats.block) points.push({ ...last, block: stats.block });
+    drawUtilisation(byId("utilisation"), points);
     fill(byId("users"), users.users.map((user) => h("tr", { "data-uid": user.uid },
       h("td", {}, user.email ?? user.uid), h("td", { class: "mono", title: user.address ?? "" }, shortAddress(user.address)),
       h("td", {}, user.credit), h("td", {}, user.car ?? "–"))));

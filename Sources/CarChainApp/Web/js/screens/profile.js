@@ -28,7 +28,9 @@ export function render() {
   byId("profile-address").textContent = me.address ?? "–";
   byId("profile-role").textContent = me.role === "manager" ? "manager (registers cars)" : "user";
   byId("profile-credit").textContent = me.credit;
-  byId("profile-balance").textContent = me.balanceEth ? `${me.balanceEth} ETH` : "–";
+  const balance = byId("profile-balance");
+  balance.textContent = me.balanceEth ? `${Number(me.balanceEth).toFixed(6)} ETH` : "–";
+  balance.title = me.balanceEth ? `${me.balanceEth} ETH (${me.balanceWei} wei)` : "";
 }
 
 /** Loads the history from the contract's events. */
