@@ -84,6 +84,13 @@ import Testing
                 }
             }
             #expect(seen.count >= 10)
+            // index.html preloads exactly the modules the pages import (none missing, none stale).
+            let html = try await client.execute(uri: "/app/", method: .get) { String(buffer: $0.body) }
+            var preloaded: Set<String> = ["/app/js/main.js"]
+            for part in html.components(separatedBy: "<link rel=\"modulepreload\" href=\"").dropFirst() {
+                if let end = part.firstIndex(of: "\"") { preloaded.insert(String(part[..<end])) }
+            }
+            #expect(preloaded == seen, "preloaded but not imported: \(preloaded.subtracting(seen)); imported but not preloaded: \(seen.subtracting(preloaded))")
         }
     }
 

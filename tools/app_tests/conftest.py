@@ -13,6 +13,7 @@ import os
 import re
 import shutil
 import signal
+import sys
 import subprocess
 import tempfile
 import threading
@@ -22,30 +23,15 @@ from pathlib import Path
 
 import pytest
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from pytest_support import carchain_binary, missing  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[2]
-STRICT = os.environ.get("CARCHAIN_STRICT") == "1"
 SCREENSHOTS = Path(os.environ.get("APP_SCREENSHOTS", ROOT / ".build" / "app-screenshots"))
 # Dev account 0 of the public test mnemonic: CarChain's deployer, the manager.
 DEPLOYER_KEY = "ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80"
 PHONE = (390, 844)
 DESKTOP = (1280, 800)
-
-
-def missing(reason: str):
-    """Skips the test (fails it under CARCHAIN_STRICT=1) because a prerequisite is missing."""
-    if STRICT:
-        pytest.fail(f"CARCHAIN_STRICT=1 and {reason}", pytrace=False)
-    pytest.skip(f"SKIPPED: {reason}")
-
-
-def carchain_binary() -> Path | None:
-    if os.environ.get("CARCHAIN_BIN"):
-        return Path(os.environ["CARCHAIN_BIN"])
-    for build in ("release", "debug"):
-        path = ROOT / ".build" / build / "carchain"
-        if path.exists():
-            return path
-    return None
 
 
 class Node:

@@ -24,27 +24,12 @@ from pathlib import Path
 
 import pytest
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from pytest_support import carchain_binary, missing  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[2]
 PROJECT = "demo-carchain"
 API_KEY = "fake-api-key"
-STRICT = os.environ.get("CARCHAIN_STRICT") == "1"
-
-
-def missing(reason: str):
-    """Skips the test (fails it under CARCHAIN_STRICT=1) because a prerequisite is missing."""
-    if STRICT:
-        pytest.fail(f"CARCHAIN_STRICT=1 and {reason}", pytrace=False)
-    pytest.skip(f"SKIPPED: {reason}")
-
-
-def carchain_binary() -> Path | None:
-    if os.environ.get("CARCHAIN_BIN"):
-        return Path(os.environ["CARCHAIN_BIN"])
-    for build in ("release", "debug"):
-        path = ROOT / ".build" / build / "carchain"
-        if path.exists():
-            return path
-    return None
 
 
 @dataclass

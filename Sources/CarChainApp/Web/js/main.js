@@ -26,10 +26,13 @@ function showScreen(name) {
   document.body.dataset.screen = name;
 }
 
-/** Reads the signed-in user's profile; signs out when the session is gone. */
-async function refreshMe() {
+/** Reads the signed-in user's profile (or takes the answer of a request already made); signs out when the session is
+ * gone. */
+async function refreshMe(answer) {
   try {
-    state.me = await api.me();
+    const me = await (answer ?? api.me());
+    if (me instanceof Error) throw me;
+    state.me = me;
     state.walletSigns = !state.me.serverHoldsKey && Boolean(wallet.provider());
     announce("me", state.me);
   } catch (error) {
@@ -106,8 +109,12 @@ function startWatching() {
 
 async function boot() {
   metrics.marks.start = performance.now();
+  // The configuration, the profile and the fleet are asked for at once (a returning user sees the map sooner).
+  auth.session.load();
+  const configuration = api.config();
+  const early = auth.session.current ? { me: api.me().catch((error) => error), cars: api.cars({}).catch(() => null) } : null;
   try {
-    state.config = await api.config();
+    state.config = await configuration;
   } catch (error) {
     show(byId("loading"), false);
     showError(error);
@@ -135,10 +142,10 @@ async function boot() {
     clearMessages();
     route().catch(showError);
   });
-  auth.session.load();
   try {
     if (auth.session.current) {
-      await refreshMe();
+      await refreshMe(early?.me);
+      fleet.prefetched(await early?.cars);
       startWatching();
     }
     await route();

@@ -11,7 +11,9 @@ const STEPS = [10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000,
 /** Above this many pins, plates are drawn only when zoomed in enough to read them. */
 const LABEL_LIMIT = 80;
 
-export const metrics = (window.carchainMetrics ??= { redraws: [], marks: {} });
+/** Redraw durations: `redraws` the script's part, `frames` until the next frame starts (style, layout and paint of
+ * the redrawn map included). */
+export const metrics = (window.carchainMetrics ??= { redraws: [], frames: [], marks: {} });
 
 /** Latitude/longitude → world coordinates in [0, 1]² (x east, y south). */
 export function project(latitude, longitude) {
@@ -65,14 +67,17 @@ export class MapView {
     new ResizeObserver(() => this.schedule()).observe(element);
   }
 
-  /** The pixel size of the map. */
+  /** The pixel size of the map (measured once per redraw: measuring forces a layout). */
   get size() {
+    if (this.frozenSize) return this.frozenSize;
     const box = this.element.getBoundingClientRect();
     return { width: Math.max(1, box.width), height: Math.max(1, box.height) };
   }
 
   /** Shows `cars` ({plate, latitude, longitude, status}); the first call fits the view to them. */
   setCars(cars, { fit = false } = {}) {
+    // World coordinates once per car, not per redraw.
+    for (const car of cars) car.world = project(car.latitude, car.longitude);
     this.cars = cars;
     if (fit) this.fit(cars.map((car) => ({ latitude: car.latitude, longitude: car.longitude })).concat(this.you ? [this.you] : []));
     this.redraw();
@@ -150,10 +155,12 @@ export class MapView {
     });
   }
 
-  /** Draws everything at the current view; the pins are updated in place. */
+  /** Draws everything at the current view; the pins are updated in place, and only what changed is written. */
   redraw() {
     const started = performance.now();
-    const { width, height } = this.size;
+    this.frozenSize = null;
+    this.frozenSize = this.size;
+    const { width, height } = this.frozenSize;
     this.drawGrid(width, height);
     this.drawArea();
     const labels = this.cars.length <= LABEL_LIMIT || this.metresPerPixel() < 1.5;
@@ -168,15 +175,21 @@ export class MapView {
         this.layers.pins.append(pin);
         this.pins.set(car.plate, pin);
       }
-      const { x, y } = this.toPixel(car.latitude, car.longitude);
+      const x = (car.world.x - this.center.x) * this.scale + width / 2;
+      const y = (car.world.y - this.center.y) * this.scale + height / 2;
       const visible = x > -40 && y > -40 && x < width + 40 && y < height + 40;
-      pin.setAttribute("transform", `translate(${x.toFixed(1)} ${y.toFixed(1)})`);
-      pin.setAttribute("class", `pin ${car.status}${car.plate === this.selected ? " selected" : ""}`);
-      pin.setAttribute("visibility", visible ? "visible" : "hidden");
-      const text = pin.children[1];
-      const label = labels ? car.plate : "";
-      if (text.textContent !== label) text.textContent = label;
-      pin.children[2].textContent = `${car.plate}: ${car.status}`;
+      const state = pin.drawn ?? (pin.drawn = {});
+      if (visible) {
+        const transform = `translate(${x.toFixed(1)} ${y.toFixed(1)})`;
+        if (state.transform !== transform) pin.setAttribute("transform", (state.transform = transform));
+      }
+      const className = `pin ${car.status}${car.plate === this.selected ? " selected" : ""}`;
+      if (state.className !== className) pin.setAttribute("class", (state.className = className));
+      if (state.visible !== visible) pin.setAttribute("visibility", (state.visible = visible) ? "visible" : "hidden");
+      const label = labels && visible ? car.plate : "";
+      if (state.label !== label) pin.children[1].textContent = state.label = label;
+      const title = `${car.plate}: ${car.status}`;
+      if (state.title !== title) pin.children[2].textContent = state.title = title;
     }
     for (const [plate, pin] of this.pins) {
       if (!seen.has(plate)) {
@@ -185,8 +198,11 @@ export class MapView {
       }
     }
     this.drawMarks();
+    this.frozenSize = null;
     metrics.redraws.push(performance.now() - started);
+    requestAnimationFrame(() => metrics.frames.push(performance.now() - started));
     if (metrics.redraws.length > 2000) metrics.redraws.splice(0, 1000);
+    if (metrics.frames.length > 2000) metrics.frames.splice(0, 1000);
   }
 
   drawGrid(width, height) {

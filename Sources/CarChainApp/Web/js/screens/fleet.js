@@ -37,6 +37,13 @@ export function init() {
   byId("sheet-return").addEventListener("click", returnSelected);
 }
 
+let early = null;
+
+/** Keeps an answer of GET /cars (no filters) asked for while the page started, for the first load. */
+export function prefetched(answer) {
+  early = answer;
+}
+
 /** Reads the cars for the current filters and redraws the map and the list. */
 export async function load() {
   const query = {};
@@ -49,7 +56,9 @@ export async function load() {
   }
   if (byId("only-available").checked) query.available = "true";
   try {
-    const answer = await api.cars(query);
+    const unfiltered = Object.keys(query).length === 0;
+    const answer = unfiltered && early ? early : await api.cars(query);
+    early = null;
     cars = answer.cars;
     view.setCars(cars, { fit: !fitted && cars.length > 0 });
     if (cars.length) fitted = true;
