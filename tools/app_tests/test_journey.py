@@ -141,6 +141,7 @@ def test_the_story(node, browsers, chain):
     # A user opening the manager's view: the server refuses its data.
     bob.go("manager")
     assert "Only the manager" in bob.error()
+    assert not bob.visible("#form-register") and not bob.visible("#users")
 
     # My rental: Ana returns the car; Bob's map sees it free again.
     ana.go("rental")

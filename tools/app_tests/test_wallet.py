@@ -92,3 +92,8 @@ def test_wallet_signs(node, browsers):
     ])
     assert contract.functions.getCar("5432TPK").call() == [True, uid]
     assert contract.functions.getUserAccount(uid).call() == WALLET_ACCOUNT
+
+    # The node goes away: the page says so instead of failing silently.
+    node.stop()
+    page.go("profile")
+    assert "node is unreachable" in page.error()

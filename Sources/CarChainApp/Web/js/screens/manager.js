@@ -23,8 +23,19 @@ function pick(point) {
   byId("register-position").textContent = `at ${point.latitude.toFixed(5)}, ${point.longitude.toFixed(5)}`;
 }
 
-/** Loads the counters, the chart, the users and the map's cars. */
+/** Loads the counters, the chart, the users and the map's cars. Someone else who opens this view sees none of the
+ * manager's controls, only the server's refusal. */
 export async function load() {
+  const manager = isManager();
+  for (const part of byId("screen-manager").querySelectorAll(".manager-only")) part.hidden = !manager;
+  if (!manager) {
+    try {
+      await api.users();
+    } catch (error) {
+      showError(error);
+    }
+    return;
+  }
   try {
     const [stats, users] = await Promise.all([api.stats(), api.users()]);
     fill(byId("manager-stats"), [
