@@ -4,6 +4,10 @@ missing prerequisite — skipped with its reason, or a failure under CARCHAIN_ST
 from __future__ import annotations
 
 import os
+import re
+import signal
+import subprocess
+import threading
 from pathlib import Path
 
 import pytest
@@ -28,3 +32,30 @@ def carchain_binary() -> Path | None:
         if path.exists():
             return path
     return None
+
+
+class NodeProcess:
+    """A `carchain node` started with `arguments` (which include `--port 0`): its URL read from the banner's first line
+    (`listening on http://HOST:PORT`), the rest of its output drained so it never blocks on a full pipe."""
+
+    def __init__(self, arguments: list[str]):
+        self.process = subprocess.Popen(arguments, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        line = self.process.stdout.readline()
+        match = re.search(r"listening on (http://([\d.]+):(\d+))", line)
+        if not match:
+            self.stop()
+            raise RuntimeError(f"carchain node did not start: {line!r} {self.process.stderr.read()[:2000]}")
+        self.url, self.host, self.port = match.group(1), match.group(2), int(match.group(3))
+        self.hostport = f"{self.host}:{self.port}"
+        threading.Thread(target=self.process.stdout.read, daemon=True).start()
+        threading.Thread(target=self.process.stderr.read, daemon=True).start()
+
+    def stop(self):
+        """SIGTERM, then SIGKILL after 30 s; nothing when it has stopped already."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()

@@ -10,21 +10,16 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
-import signal
 import sys
-import subprocess
 import tempfile
-import threading
-import time
 import urllib.request
 from pathlib import Path
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from pytest_support import carchain_binary, missing  # noqa: E402
+from pytest_support import NodeProcess, carchain_binary, missing  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = Path(os.environ.get("APP_SCREENSHOTS", ROOT / ".build" / "app-screenshots"))
@@ -34,31 +29,14 @@ PHONE = (390, 844)
 DESKTOP = (1280, 800)
 
 
-class Node:
+class Node(NodeProcess):
     """`carchain node --port 0` on a fresh data directory (or in memory), with the web app."""
 
     def __init__(self, binary: Path, *extra: str, data_dir: str | None = None):
         arguments = [str(binary), "node", "--port", "0", "--host", "127.0.0.1", *extra]
         arguments += ["--data-dir", data_dir] if data_dir else ["--ephemeral"]
-        self.process = subprocess.Popen(arguments, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        line = self.process.stdout.readline()
-        match = re.search(r"listening on (http://[\d.]+:\d+)", line)
-        if not match:
-            self.stop()
-            raise RuntimeError(f"carchain node did not start: {line!r} {self.process.stderr.read()[:2000]}")
-        self.url = match.group(1)
+        super().__init__(arguments)
         self.app = self.url + "/app/"
-        threading.Thread(target=self.process.stdout.read, daemon=True).start()
-        threading.Thread(target=self.process.stderr.read, daemon=True).start()
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
 
     def rpc(self, method: str, *params):
         body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": method, "params": list(params)}).encode()

@@ -3,11 +3,9 @@ Every wait has a bound; a timeout names what was awaited and what the page showe
 
 from __future__ import annotations
 
-import time
 
 from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
 from selenium.webdriver.common.by import By
-from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 WAIT = 90  # seconds: a write unlocks a scrypt keystore on a loaded 2-core machine

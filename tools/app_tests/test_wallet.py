@@ -4,8 +4,6 @@ wallet, buys credit and rents a car; every transaction is sent by the wallet's a
 
 from __future__ import annotations
 
-import pytest
-
 from conftest import DEPLOYER_KEY, DESKTOP, screenshot
 from page import Page
 
