@@ -5,11 +5,10 @@
 #                    Screenshots of each screen go to .build/app-screenshots/. CARCHAIN_STRICT=1 turns a missing
 #                    prerequisite (binary, Chromium, chromedriver, selenium) into a failure instead of a skip.
 #   make bench-app   the page's first load and map redraws measured in the page (tools/bench-app.py), with
-#                    references from the same run. Part of `make bench`.
+#                    references from the same run. `make bench` runs it through tools/bench.sh.
 .PHONY: test-app bench-app
 
 test: test-app
-bench: bench-app
 
 test-app: deps venv
 	$(SWIFT) build -c release --product carchain

@@ -19,33 +19,36 @@ func registerAppBenchmarks() {
             "app API read GET \(path) (18 cars)",
             configuration: .init(metrics: [.wallClock, .throughput], maxDuration: .seconds(2))
         ) { benchmark async in
-            guard let fixture = try? await AppBenchmarkFixture.make() else { return }
+            // One fixture for every sample (it registers 18 cars); the first reads make the fleet's snapshot.
+            guard let fixture = try? await AppBenchmarkFixture.shared.value else { return }
             let request = AppRequest(method: "GET", path: path, authorization: "Bearer \(fixture.token)")
+            for _ in 0..<5 { _ = await fixture.app.api.handle(request) }
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations { blackHole(await fixture.app.api.handle(request)) }
             benchmark.stopMeasurement()
-            await fixture.close()
         }
     }
     Benchmark(
         "app API reference: node handler eth_blockNumber",
         configuration: .init(metrics: [.wallClock, .throughput], maxDuration: .seconds(2))
     ) { benchmark async in
-        guard let chain = try? await DevChain(config: .deterministic()) else { return }
-        let handler = NodeRPCHandler(chain: chain)
+        guard let fixture = try? await AppBenchmarkFixture.shared.value else { return }
         let body = Array("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"eth_blockNumber\",\"params\":[]}".utf8)
         benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations { blackHole(await handler.handle(body)) }
+        for _ in benchmark.scaledIterations { blackHole(await fixture.handler.handle(body)) }
         benchmark.stopMeasurement()
-        await chain.close()
     }
 }
 
 /// A chain with the demo's 18 cars registered through the app's API by the manager, and a signed-in user's token.
-struct AppBenchmarkFixture {
+struct AppBenchmarkFixture: Sendable {
     let chain: DevChain
+    let handler: NodeRPCHandler
     let app: CarChainWebApp
     let token: String
+
+    /// Made once per benchmark process, on first use.
+    static let shared = Task { try await make() }
 
     static func make() async throws -> AppBenchmarkFixture {
         let chain = try await DevChain(config: .deterministic())
@@ -70,11 +73,6 @@ struct AppBenchmarkFixture {
         let user = try await AuthClient.inProcess(auth).signUp(email: "user@example.com", password: "user-pw").idToken
         _ = await app.api.handle(AppRequest(
             method: "POST", path: "/account", body: Array("{\"walletPassphrase\":\"u\"}".utf8), authorization: "Bearer \(user)"))
-        return AppBenchmarkFixture(chain: chain, app: app, token: user)
-    }
-
-    func close() async {
-        app.close()
-        await chain.close()
+        return AppBenchmarkFixture(chain: chain, handler: handler, app: app, token: user)
     }
 }
