@@ -5,8 +5,9 @@ SHELL := /bin/bash
 
 SWIFT ?= swift
 # Build: libsecp256k1, OpenSSL (Keccak reference), GMP, SQLite, pkg-config. Tests: the sqlite3 CLI (tampered-state
-# test) and rsvg-convert (fleet map rendering); under CARCHAIN_STRICT=1 a missing one fails its test.
-APT_PACKAGES := libsecp256k1-dev libssl-dev libgmp-dev libsqlite3-dev pkg-config librsvg2-bin sqlite3
+# test), rsvg-convert (fleet map rendering), Chromium and its WebDriver (the web app's browser tests, tools/app.mk);
+# under CARCHAIN_STRICT=1 a missing one fails its test.
+APT_PACKAGES := libsecp256k1-dev libssl-dev libgmp-dev libsqlite3-dev pkg-config librsvg2-bin sqlite3 chromium chromium-driver
 VENV := .venv
 PYTHON := $(VENV)/bin/python
 SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo >/dev/null && echo sudo)

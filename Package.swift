@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "DevNode", targets: ["DevNode"]),
         .library(name: "CarChain", targets: ["CarChain"]),
         .library(name: "CarChainKit", targets: ["CarChainKit"]),
+        .library(name: "CarChainApp", targets: ["CarChainApp"]),
         .executable(name: "carchain", targets: ["carchain"]),
         // The fuzz harness bodies, for the libFuzzer executables of the Fuzz/ package and the regression tests.
         .library(name: "FuzzHarnesses", targets: ["FuzzHarnesses"]),
@@ -134,12 +135,23 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
+        // The web app `carchain node` serves at /app/: its pages (HTML, CSS, JavaScript modules in Web/, package
+        // resources) and its JSON API over CarChainKit's flows, mounted on the node's router (docs/APP.md).
+        .target(
+            name: "CarChainApp",
+            dependencies: [
+                "CarChainKit", "CarChain", "DevNode", "AuthEmulator", "EthereumPrimitives", "EthereumCrypto", "EthereumRPC",
+                "EthereumWire", "EthereumTransactions",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            resources: [.copy("Web")]
+        ),
         // The CLI: parses, calls the libraries, prints.
         .executableTarget(
             name: "carchain",
             dependencies: [
                 "EthereumPrimitives", "EthereumCrypto", "EthereumTransactions", "EthereumABI", "EthereumWire", "EthereumRPC",
-                "EVM", "Chain", "Conformance", "DevNode", "AuthEmulator", "CarChain", "CarChainKit",
+                "EVM", "Chain", "Conformance", "DevNode", "AuthEmulator", "CarChain", "CarChainKit", "CarChainApp",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // `carchain watch --rpc ws://…`: the WebSocket client of the library the node serves WebSocket with.
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
@@ -215,6 +227,16 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),
+        .testTarget(
+            name: "CarChainAppTests",
+            dependencies: [
+                "CarChainApp", "CarChainKit", "CarChain", "DevNode", "AuthEmulator", "Chain", "EthereumCrypto", "EthereumPrimitives",
+                "EthereumRPC", "TestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(name: "CarchainCLITests", dependencies: ["EthereumPrimitives", "TestSupport"]),
         // docs/ARCHITECTURE.md's module graph matches this file; CarChain's closure stays light.
         .testTarget(name: "ArchitectureTests", dependencies: ["TestSupport"]),
@@ -223,7 +245,7 @@ let package = Package(
             name: "CarchainBenchmarks",
             dependencies: [
                 "EthereumPrimitives", "EthereumCrypto", "EthereumTransactions", "EthereumABI", "EthereumWire", "EthereumRPC",
-                "EVM", "Chain", "Conformance", "DevNode", "CSecp256k1", "CLibCrypto",
+                "EVM", "Chain", "Conformance", "DevNode", "CSecp256k1", "CLibCrypto", "CarChainKit", "CarChainApp", "AuthEmulator",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Benchmark", package: "benchmark"),
                 // The WebSocket fan-out benchmark's subscribers.

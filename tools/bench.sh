@@ -13,7 +13,10 @@
 #     "node WebSocket newHeads …", both in this run);
 #   - c-kzg-4844's verify_kzg_proof (tools/bench-ckzg.py) next to the KZG point evaluation and BLS12-381
 #     pairing benchmarks;
-#   - OpenSSL's ECDSA P-256 verification (openssl speed) next to the P256VERIFY benchmark.
+#   - OpenSSL's ECDSA P-256 verification (openssl speed) next to the P256VERIFY benchmark;
+#   - the web app's API reads in process next to eth_blockNumber through the node's handler (package-benchmark,
+#     "app API …"), and the page in headless Chromium (tools/bench-app.py: first load and map redraws measured in
+#     the page, API reads over loopback next to an eth_blockNumber round trip on the same server).
 # Usage: tools/bench.sh [FILTER-REGEX]   e.g. tools/bench.sh 'EVM.*'   (the revm comparison runs when the
 # filter is the default or matches "EVM"; the py-evm one when it matches "SnailTracer"; SNAIL_RUNS=N sets
 # carchain's repetitions there, REVM_RUNS=N revm's.)
@@ -98,6 +101,16 @@ if [ "$compare_revm" = 1 ]; then
     "$python" tools/bench-revm.py --runs "${REVM_RUNS:-20}" --json > "$results/revm.json"
   else
     echo "SKIPPED: revm reference (no Python venv; run make venv)"
+  fi
+fi
+
+if [ "$filter" = ".*" ] || [[ "app" =~ $filter ]]; then
+  if [ -x "$python" ]; then
+    echo "==> The web app in headless Chromium (tools/bench-app.py), references in the same run"
+    swift build -c release --product carchain 2>&1 | grep -E 'error|warning: unre' || true
+    CARCHAIN_BIN="$root/.build/release/carchain" "$python" tools/bench-app.py || echo "bench-app.py failed"
+  else
+    echo "SKIPPED: the web app's page figures (no Python venv; run make venv)"
   fi
 fi
 

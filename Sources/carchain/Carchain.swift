@@ -27,7 +27,7 @@ struct Carchain: AsyncParsableCommand {
             ReturnCommand.self, ProfileCommand.self, StatsCommand.self, NodeCommand.self, ChainCommand.self,
             GasReportCommand.self, SimulateCommand.self,
             SignupCommand.self, LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, AccountCommand.self, CarsCommand.self, MapCommand.self,
-            DemoCommand.self, WatchCommand.self,
+            DemoCommand.self, WatchCommand.self, AppCommand.self,
         ]
     )
 }
@@ -39,7 +39,7 @@ enum CarchainMain {
         // `carchain node` serves requests on NIO's event loops; running its tasks there too saves two
         // thread hops per request (see DevNodeServer.adoptEventLoopsAsGlobalExecutor). Nothing has been
         // scheduled on the global executor yet at this point, and this is the main thread.
-        if CommandLine.arguments.dropFirst().first == "node" {
+        if ["node", "app"].contains(CommandLine.arguments.dropFirst().first) {
             DevNodeServer.adoptEventLoopsAsGlobalExecutor()
         }
         do {

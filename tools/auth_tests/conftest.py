@@ -12,10 +12,7 @@ import http.client
 import json
 import os
 import re
-import signal
-import subprocess
 import sys
-import threading
 import time
 import urllib.parse
 import uuid
@@ -24,27 +21,12 @@ from pathlib import Path
 
 import pytest
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from pytest_support import NodeProcess, carchain_binary, missing  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[2]
 PROJECT = "demo-carchain"
 API_KEY = "fake-api-key"
-STRICT = os.environ.get("CARCHAIN_STRICT") == "1"
-
-
-def missing(reason: str):
-    """Skips the test (fails it under CARCHAIN_STRICT=1) because a prerequisite is missing."""
-    if STRICT:
-        pytest.fail(f"CARCHAIN_STRICT=1 and {reason}", pytrace=False)
-    pytest.skip(f"SKIPPED: {reason}")
-
-
-def carchain_binary() -> Path | None:
-    if os.environ.get("CARCHAIN_BIN"):
-        return Path(os.environ["CARCHAIN_BIN"])
-    for build in ("release", "debug"):
-        path = ROOT / ".build" / build / "carchain"
-        if path.exists():
-            return path
-    return None
 
 
 @dataclass
@@ -70,32 +52,11 @@ class Response:
         return error.get("status")
 
 
-class Node:
+class Node(NodeProcess):
     """A `carchain node --ephemeral --port 0` process and an HTTP client for it."""
 
     def __init__(self, binary: Path):
-        self.process = subprocess.Popen(
-            [str(binary), "node", "--ephemeral", "--port", "0", "--host", "127.0.0.1"],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        line = self.process.stdout.readline()
-        match = re.search(r"listening on http://([\d.]+):(\d+)", line)
-        if not match:
-            self.stop()
-            raise RuntimeError(f"carchain node did not start: {line!r} {self.process.stderr.read()[:2000]}")
-        self.host, self.port = match.group(1), int(match.group(2))
-        self.hostport = f"{self.host}:{self.port}"
-        # Drain the rest of the banner so the node never blocks on a full pipe.
-        threading.Thread(target=self.process.stdout.read, daemon=True).start()
-        threading.Thread(target=self.process.stderr.read, daemon=True).start()
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        super().__init__([str(binary), "node", "--ephemeral", "--port", "0", "--host", "127.0.0.1"])
 
     def request(self, method: str, path: str, body=None, *, headers=None, query=None, form=None, raw=None,
                 source: str | None = None, timeout: float = 300) -> Response:

@@ -165,67 +165,10 @@ public struct TokenSigner: Sendable {
         }
     }
 
-    /// Verifies an ID token as Firebase's Admin SDK does: RS256 signature by this key, `iss` (the ID token issuer
-    /// for `projectId`, unless `issuer` names another, e.g. the session cookie issuer) and `aud` for `projectId`, a
-    /// non-empty `sub` equal to `user_id`, `iat` not in the future (beyond `allowedClockSkew`), and `exp` after `now`.
+    /// Verifies an ID token as Firebase's Admin SDK does, with this signer's key (``IDTokenVerifier``'s checks).
     public func verifyIDToken(_ token: String, projectId: String, now: Date, issuer: String? = nil)
         async throws(IDTokenError) -> IDTokenClaims
     {
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3 else { throw .malformed("expected 3 dot-separated parts, found \(parts.count)") }
-        guard let headerBytes = Base64URL.decode(parts[0]),
-            let header = try? JSONDecoder().decode(JWTHeaderFields.self, from: Data(headerBytes))
-        else { throw .malformed("header is not base64url JSON") }
-        guard header.alg == "RS256" else { throw .unsupportedAlgorithm(header.alg ?? "(none)") }
-
-        let claims: IDTokenClaims
-        do {
-            claims = try await keys.verify(token, as: SignedClaims.self).claims
-        } catch let error as JWTError where error.errorType == .signatureVerificationFailed {
-            throw .badSignature
-        } catch {
-            throw .malformed(String(describing: error))
-        }
-
-        let expectedIssuer = issuer ?? IDTokenClaims.issuer(forProject: projectId)
-        guard claims.issuer == expectedIssuer else {
-            throw .wrongClaim("iss is \(claims.issuer), expected \(expectedIssuer)")
-        }
-        guard claims.audience == projectId else {
-            throw .wrongClaim("aud is \(claims.audience), expected \(projectId)")
-        }
-        guard !claims.subject.isEmpty, claims.subject.count <= 128, claims.subject == claims.userId else {
-            throw .wrongClaim("sub must be a non-empty uid equal to user_id")
-        }
-        let nowSeconds = now.timeIntervalSince1970
-        guard TimeInterval(claims.issuedAt) <= nowSeconds + Self.allowedClockSkew else { throw .issuedInFuture }
-        guard nowSeconds < TimeInterval(claims.expiresAt) else { throw .expired(at: claims.expirationDate) }
-        return claims
+        try await IDTokenVerifier.verify(token, keys: keys, projectId: projectId, now: now, issuer: issuer)
     }
-}
-
-/// The JWT header fields read before verification.
-private struct JWTHeaderFields: Decodable {
-    var alg: String?
-    var kid: String?
-}
-
-/// jwt-kit's payload wrapper: claim checks are done by `verifyIDToken` against the injected clock, so jwt-kit
-/// only checks the signature.
-private struct SignedClaims: JWTPayload {
-    var claims: IDTokenClaims
-
-    init(claims: IDTokenClaims) {
-        self.claims = claims
-    }
-
-    init(from decoder: any Decoder) throws {
-        claims = try IDTokenClaims(from: decoder)
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        try claims.encode(to: encoder)
-    }
-
-    func verify(using algorithm: some JWTAlgorithm) async throws {}
 }

@@ -106,11 +106,11 @@ extension AccountFlow {
     /// Verifies the logged-in user's email: sends a verification code and, with `code` nil against an emulator,
     /// applies the code it "emailed" at once. Against real Firebase without `code`, it only sends the email.
     public static func verifyEmail(paths: AppPaths, auth: AuthConfiguration, code: String?) async throws -> Report {
-        let user = try await LoggedInUser.current(paths: paths, auth: auth)
-        let client = try await auth.client(paths: paths, savedURL: user.session.savedServiceURL)
+        let (user, session) = try await LoggedInUser.currentSession(paths: paths, auth: auth)
+        let client = try await auth.client(paths: paths, savedURL: session.savedServiceURL)
         var code = code
         if code == nil {
-            try await client.sendEmailVerification(user.session)
+            try await client.sendEmailVerification(session)
             guard auth.holdsEmailedCodes else {
                 return Report(
                     lines: ["verification email sent to \(user.email); run `carchain account verify-email --code CODE` with the code from its link"],

@@ -8,7 +8,8 @@ import NIOPosix
 
 /// The dev node's HTTP server (Hummingbird): JSON-RPC on `POST /` answered by a ``NodeRPCHandler``, the same
 /// over a WebSocket upgrade of `GET /` (with `eth_subscribe`, ``WebSocketRPC``), and the Firebase Auth
-/// emulator's endpoints when an ``AuthEmulator`` is given. Every request first
+/// emulator's endpoints when an ``AuthEmulator`` is given, and the routes of a module above (``DevNodeRoutes``: the
+/// CarChain web app) when given. Every request first
 /// passes the ``HTTPAccessPolicy`` (Host allowlist, CORS). Bodies over the handler's limit get a JSON-RPC
 /// error with HTTP 413 without being read in full; a body not received within the request timeout gets
 /// 408, and a connection idle (or stuck in its headers) for the idle timeout is closed, so slow clients
@@ -36,7 +37,7 @@ public enum DevNodeServer {
     /// a node bound to `host` (loopback names and `host`, every origin).
     public static func application(
         handler: NodeRPCHandler, auth: AuthEmulator?, host: String, port: Int, logger: Logger,
-        access: HTTPAccessPolicy? = nil, timeouts: Timeouts = .standard,
+        access: HTTPAccessPolicy? = nil, timeouts: Timeouts = .standard, routes: (any DevNodeRoutes)? = nil,
         onRunning: @escaping @Sendable (String) async -> Void
     ) -> some ApplicationProtocol {
         // The auth routes' context carries the client's address, for the auth service's per-address limits.
@@ -69,6 +70,7 @@ public enum DevNodeServer {
             return Self.json(answer, status: .ok)
         }
         if let auth { addAuthEmulatorRoutes(to: router, emulator: auth, bodyTimeout: bodyTimeout) }
+        routes?.addRoutes(to: router, bodyTimeout: bodyTimeout)
         let idle = timeouts.idle.components
         let http1 = HTTP1Channel.Configuration(
             idleTimeout: TimeAmount.nanoseconds(idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000))
@@ -101,12 +103,12 @@ public enum DevNodeServer {
     /// requests finish; the caller closes the chain afterwards.
     public static func run(
         handler: NodeRPCHandler, auth: AuthEmulator?, host: String, port: Int, logger: Logger,
-        access: HTTPAccessPolicy? = nil, timeouts: Timeouts = .standard,
+        access: HTTPAccessPolicy? = nil, timeouts: Timeouts = .standard, routes: (any DevNodeRoutes)? = nil,
         onRunning: @escaping @Sendable (String) async -> Void
     ) async throws {
         let app = application(
             handler: handler, auth: auth, host: host, port: port, logger: logger, access: access, timeouts: timeouts,
-            onRunning: onRunning)
+            routes: routes, onRunning: onRunning)
         try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
     }
 

@@ -11,7 +11,9 @@ import Hummingbird
 /// - **CORS.** `Access-Control-Allow-Origin: *` by default, as anvil and Hardhat answer, so browser dapps
 ///   work; preflights (`OPTIONS`) are answered here. With allowed origins given (`--allow-origin`), a request
 ///   from any other origin is refused with 403 before it runs: a browser sends "simple" POSTs without a
-///   preflight, so hiding the answer alone would not stop a page from mining or setting balances.
+///   preflight, so hiding the answer alone would not stop a page from mining or setting balances. A page the
+///   node serves itself (the web app at `/app/`) is same-origin: its `Origin` is `http://` and the allowed
+///   `Host` it was requested with, and is let through.
 public struct HTTPAccessPolicy: Sendable, Equatable {
     /// Allowed `Host` names (lowercase, without port); contains "*" to allow all.
     public var allowedHosts: Set<String>
@@ -65,10 +67,13 @@ public struct HTTPAccessPolicy: Sendable, Equatable {
         return "host \"\(shown)\" is not allowed (DNS rebinding protection): start the node with --allow-host \(name.isEmpty ? "NAME" : name) to allow it"
     }
 
-    /// The `Access-Control-Allow-Origin` value for a request from `origin`, nil when that origin is refused.
-    public func allowOriginHeader(origin: String) -> String? {
+    /// The `Access-Control-Allow-Origin` value for a request from `origin`, nil when that origin is refused. With
+    /// `host` (the request's `Host`, already allowed), an origin naming the node itself is same-origin and allowed.
+    public func allowOriginHeader(origin: String, host: String? = nil) -> String? {
         guard let allowedOrigins else { return "*" }
-        return allowedOrigins.contains(Self.normalizedOrigin(origin)) ? origin : nil
+        let normalized = Self.normalizedOrigin(origin)
+        if let host, normalized == "http://" + host.lowercased().trimmingBlanks() { return origin }
+        return allowedOrigins.contains(normalized) ? origin : nil
     }
 }
 
@@ -91,7 +96,7 @@ struct HTTPAccessMiddleware<Context: RequestContext>: RouterMiddleware {
         let host = request.head.authority
         if let why = policy.refusal(host: host) { return Self.forbidden(why) }
         guard let origin = request.headers[.origin] else { return try await next(request, context) }
-        guard let allowOrigin = policy.allowOriginHeader(origin: origin) else {
+        guard let allowOrigin = policy.allowOriginHeader(origin: origin, host: host) else {
             return Self.forbidden(
                 "origin \"\(origin.prefix(100))\" is not allowed: start the node with --allow-origin \(origin.prefix(100)) to allow it")
         }

@@ -18,7 +18,7 @@ enum WebSocketRPC {
     ) -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> {
         guard request.path == "/" || request.path?.hasPrefix("/?") == true else { return .dontUpgrade }
         if access.refusal(host: request.authority) != nil { return .dontUpgrade }
-        if let origin = request.headerFields[.origin], access.allowOriginHeader(origin: origin) == nil { return .dontUpgrade }
+        if let origin = request.headerFields[.origin], access.allowOriginHeader(origin: origin, host: request.authority) == nil { return .dontUpgrade }
         return .upgrade([:]) { inbound, outbound, _ in
             await serve(inbound: inbound, outbound: outbound, handler: handler, limits: limits, headTexts: headTexts)
         }

@@ -137,7 +137,13 @@ public struct TransactionSender: Sendable {
         guard !outcome.succeeded else { return nil }
         let tx = outcome.sent.signed.transaction
         let call = CallRequest(from: outcome.sent.from, to: tx.to, gas: tx.gasLimit, value: tx.value, data: tx.data)
-        let before: BlockTag = outcome.blockNumber > 0 ? .number(outcome.blockNumber - 1) : .earliest
+        return await Self.revertReason(of: call, minedIn: outcome.blockNumber, client: client)
+    }
+
+    /// Why a transaction mined in block `blockNumber` failed, for any sender's transaction (e.g. one a wallet sent):
+    /// `call` (its fields) replayed with `eth_call` on the state before the block, as ``revertReason(of:)`` does.
+    public static func revertReason(of call: CallRequest, minedIn blockNumber: UInt64, client: RPCClient) async -> RevertError? {
+        let before: BlockTag = blockNumber > 0 ? .number(blockNumber - 1) : .earliest
         do {
             _ = try await client.call(call, at: before)
             return nil

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CarChainApp
 import CarChainKit
 import Chain
 import DevNode
@@ -29,6 +30,7 @@ struct NodeCommand: AsyncParsableCommand {
               carchain node --ephemeral --mnemonic "$MNEMONIC" --derivation-path "m/44'/60'/0'/0/" --base-fee 0
               carchain node --ephemeral --load-state state.bin --dump-state state.bin --silent
               carchain node --fork-url http://127.0.0.1:8545 --fork-block-number 12 --port 8546
+              carchain node --open --eth-price 3000        (the CarChain web app at /app/, fees also in USD)
 
             State files: --dump-state writes the chain's state (accounts with balance, nonce, code and storage, and the head's number and timestamp; the format of anvil_dumpState, docs/NODE.md) when the node stops on SIGINT or SIGTERM, atomically and with mode 0600; --load-state writes a file's accounts into the state on start, as anvil_loadState does.
 
@@ -86,6 +88,7 @@ struct NodeCommand: AsyncParsableCommand {
     @Flag(help: "Print a log line per request.") var verbose = false
     @OptionGroup(title: "Dev accounts and fees") var accountOptions: NodeAccountOptions
     @OptionGroup(title: "Forking a remote chain") var forkOptions: NodeForkOptions
+    @OptionGroup(title: "The CarChain web app (/app/)") var appOptions: AppOptions
     @Flag(help: "Do not deploy CarChain: the chain holds only the funded dev accounts (account 0's first deployment lands at 0x5FbDB2315678afecb367f032d93F642f64180aa3).")
     var noCarchain = false
     @Flag(help: "Print nothing on start and stop: no banner, no request logs (warnings and errors still go to stderr).")
@@ -202,22 +205,31 @@ struct NodeCommand: AsyncParsableCommand {
                 throw CLIError("--load-state \(loadState ?? ""): \(error)")
             }
         }
+        let web: CarChainWebApp?
+        do { web = try await appOptions.webApp(for: node) } catch {
+            await node.close()
+            throw error
+        }
+        defer { web?.close() }
         var logger = Logger(label: "carchain.node")
         logger.logLevel = verbose ? .info : silent ? .error : .warning
         let lock = await node.chain.dataDirectoryLock
         let banner = Banner(
             chain: node.chain, contract: node.contract, directory: directory, silent: silent,
-            showsKeys: accountOptions.usesTestMnemonic)
+            showsKeys: accountOptions.usesTestMnemonic, servesApp: web != nil)
         do {
             let access = HTTPAccessPolicy(boundHost: host, extraHosts: allowHost, origins: allowOrigin.isEmpty ? nil : allowOrigin)
             let timeout = Duration.milliseconds(Int64((httpTimeout * 1000).rounded()))
             try await DevNodeServer.run(
                 handler: node.handler, auth: node.auth, host: host, port: port, logger: logger, access: access,
                 // The body's deadline comes first, so a stalled body gets its 408 before the idle close.
-                timeouts: DevNodeServer.Timeouts(idle: timeout, body: timeout * 0.9)
-            ) { url in
+                timeouts: DevNodeServer.Timeouts(idle: timeout, body: timeout * 0.9), routes: web
+            ) { [appOptions] url in
                 try? lock?.setURL(url)
                 banner.print(url: url)
+                if appOptions.open, let problem = Browser.open(url + CarChainWebApp.path) {
+                    FileHandle.standardError.write(Data("carchain node: could not open the app: \(problem); open \(url)\(CarChainWebApp.path)\n".utf8))
+                }
             }
         } catch {
             try? await writeState(node)
@@ -247,6 +259,8 @@ struct NodeCommand: AsyncParsableCommand {
         var silent = false
         /// The keys are printed only for the public test mnemonic's accounts, never for a `--mnemonic` of one's own.
         var showsKeys = true
+        /// The web app is served (not `--no-app`).
+        var servesApp = false
 
         func print(url: String) {
             if silent { return }
@@ -263,6 +277,7 @@ struct NodeCommand: AsyncParsableCommand {
             lines.append("data: " + (directory?.path ?? "in memory (--ephemeral)"))
             if let contract { lines.append("CarChain: \(contract.checksummed)") }
             lines.append("auth emulator: \(url)/identitytoolkit.googleapis.com/v1/accounts:signUp?key=any")
+            if servesApp { lines.append("web app: \(url)\(CarChainWebApp.path)") }
             lines.append("")
             if showsKeys {
                 lines.append("Dev accounts (the public test mnemonic \"\(DevAccounts.testMnemonic)\"; never send real funds):")

@@ -129,13 +129,8 @@ struct CreditAddCommand: AsyncParsableCommand {
     /// The amount text.
     var amount: String { values.last ?? "" }
 
-    /// The amount as the seed app accepted it: digits only, 1 to 999.
-    static func parseAmount(_ text: String) -> UInt64? {
-        guard !text.isEmpty, text.utf8.count <= 3, text.allSatisfy({ $0.isASCII && $0.isNumber }), let n = UInt64(text), (1...999).contains(n) else {
-            return nil
-        }
-        return n
-    }
+    /// The amount as the seed app accepted it (``CreditAmount``): digits only, 1 to 999.
+    static func parseAmount(_ text: String) -> UInt64? { CreditAmount.parse(text) }
 
     func validate() throws {
         guard (1...2).contains(values.count) else { throw ValidationError("give AMOUNT, or USER_ID AMOUNT") }

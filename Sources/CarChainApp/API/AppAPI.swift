@@ -1,0 +1,121 @@
+import AuthEmulator
+import CarChain
+import CarChainKit
+import EthereumPrimitives
+import EthereumRPC
+import Foundation
+
+/// The app's JSON API under `/app/api/v1` (docs/APP.md, "The web app"): it decodes a request, calls the
+/// CarChainKit flow the CLI calls for the same step, and encodes the result. Every route but `GET /config` needs
+/// a Firebase ID token (`Authorization: Bearer`), verified with the auth service's published keys as a backend
+/// verifies real Firebase's (``IDTokenVerifier``: RS256, issuer, audience, expiry). Writes sign with the user's
+/// keystore, unlocked by the wallet passphrase of that request and forgotten after it, one write at a time; a page
+/// with its own wallet asks `POST /prepare` for the transaction and sends it itself.
+public struct AppAPI: Sendable {
+    let configuration: AppConfiguration
+    /// The node, for reads (writes get a signing session from it).
+    let reading: ChainSession
+    /// The server's files: keystores and the uid → address book under `home` (`<data dir>/app`), the fleet registry
+    /// in the data directory.
+    let paths: AppPaths
+    let verifier: IDTokenVerifier
+    let snapshots: FleetSnapshots
+    let writes: WriteQueue
+
+    /// An API over `client` (the node, usually in-process), with the files in `paths` and the auth service's keys
+    /// `jwksJSON` (the JWK set document it publishes).
+    public static func open(
+        client: RPCClient, chainID: UInt64, contract: Address?, paths: AppPaths, jwksJSON: String, configuration: AppConfiguration
+    ) async throws -> AppAPI {
+        var connection = ChainConnection(url: nil, dataDirectory: paths.dataDirectory, chainID: chainID)
+        connection.contract = contract
+        let reading = try await ChainSession.reading(connection, over: client)
+        let verifier = try await IDTokenVerifier(jwksJSON: jwksJSON, projectId: configuration.projectId)
+        return AppAPI(
+            configuration: configuration, reading: reading, paths: paths, verifier: verifier,
+            snapshots: FleetSnapshots(registry: paths.fleet), writes: WriteQueue())
+    }
+
+    /// Answers one request; every failure is an ``AppAPIError`` body, never a thrown error.
+    public func handle(_ request: AppRequest) async -> AppResponse {
+        do {
+            return try await route(request)
+        } catch {
+            let failure = AppAPIError.from(error)
+            return AppResponse(status: failure.status, body: failure.json)
+        }
+    }
+
+    private func route(_ request: AppRequest) async throws -> AppResponse {
+        let path = request.segments
+        switch (request.method, path.first ?? "", path.count) {
+        case ("GET", "config", 1): return AppResponse(body: try await config())
+        case ("GET", "me", 1): return AppResponse(body: try await me(try await user(request)))
+        case ("GET", "me", 2) where path[1] == "history": return AppResponse(body: try await history(try await user(request)))
+        case ("GET", "cars", 1): return AppResponse(body: try await cars(try await user(request), query: request.query))
+        case ("GET", "availability", 1): return AppResponse(body: try await availability(try await user(request)))
+        case ("GET", "stats", 1): return AppResponse(body: try await stats(try await user(request)))
+        case ("GET", "users", 1): return AppResponse(body: try await users(try await user(request)))
+        case ("GET", "quote", 1): return AppResponse(body: try await quote(try await user(request), query: request.query))
+        case ("GET", "transactions", 2): return AppResponse(body: try await transaction(try await user(request), hash: path[1]))
+        case ("POST", "account", 1): return AppResponse(body: try await setUpAccount(try await user(request), try request.jsonBody()))
+        case ("POST", "rent", 1): return AppResponse(body: try await rent(try await user(request), try request.jsonBody()))
+        case ("POST", "return", 1): return AppResponse(body: try await returnCar(try await user(request), try request.jsonBody()))
+        case ("POST", "credit", 1): return AppResponse(body: try await buyCredit(try await user(request), try request.jsonBody()))
+        case ("POST", "cars", 1): return AppResponse(body: try await registerCar(try await user(request), try request.jsonBody()))
+        case ("POST", "cars", 3) where path[2] == "position":
+            return AppResponse(body: try await placeCar(try await user(request), plate: path[1], try request.jsonBody()))
+        case ("POST", "prepare", 1): return AppResponse(body: try await prepare(try await user(request), try request.jsonBody()))
+        default:
+            if Self.knownPaths.contains(path.first ?? "") {
+                throw AppAPIError(status: 405, code: "METHOD_NOT_ALLOWED", message: "\(request.method) is not served at \(request.path).")
+            }
+            throw AppAPIError.notFound("There is no API endpoint \(request.path.prefix(200)).")
+        }
+    }
+
+    private static let knownPaths: Set<String> = [
+        "config", "me", "cars", "availability", "stats", "users", "quote", "transactions", "account", "rent", "return", "credit",
+        "prepare",
+    ]
+
+    /// The user whose verified ID token the request carries.
+    func user(_ request: AppRequest) async throws -> LoggedInUser {
+        guard let token = request.bearerToken else { throw AppAPIError.unauthenticated }
+        let claims = try await verifier.verify(token)
+        guard let email = claims.email else {
+            throw AppAPIError(status: 403, code: "NO_EMAIL", message: "CarChain accounts sign in with an email and a password.")
+        }
+        return LoggedInUser(uid: claims.userId, email: email, paths: paths)
+    }
+
+    /// The contract, the manager and the user's account: what every role decision starts from.
+    func standing(of user: LoggedInUser) async throws -> (contract: CarChainContract, manager: Address, account: Address?) {
+        let contract = try await reading.contract()
+        let manager = try await contract.manager()
+        return (contract, manager, try await user.address(contract: contract))
+    }
+
+    /// The prices fees are shown at: the node's gas price and the configured ETH price.
+    func pricing(gasPrice: UInt256) -> GasPricing {
+        GasPricing(gasPrice: gasPrice, ethPriceMicros: configuration.ethPriceMicros)
+    }
+}
+
+/// Runs the API's writes one at a time: each may unlock a keystore (scrypt, 256 MiB with the standard KDF) and
+/// sends from a nonce it reads from the node, so two at once would only compete for memory and nonces.
+actor WriteQueue {
+    private var busy = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    func run<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+        if busy {
+            await withCheckedContinuation { waiting.append($0) }
+        }
+        busy = true
+        defer {
+            if waiting.isEmpty { busy = false } else { waiting.removeFirst().resume() }
+        }
+        return try await body()
+    }
+}

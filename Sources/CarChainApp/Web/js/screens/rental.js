@@ -1,0 +1,24 @@
+// "My rental": the car the signed-in user rents, with Return; the credit left.
+
+import { byId, show } from "../dom.js";
+import { state } from "../state.js";
+import { returnCar } from "../transact.js";
+
+export function init() {
+  byId("rental-return").addEventListener("click", returnRented);
+}
+
+/** Shows the profile's rental. */
+export function render() {
+  const me = state.me;
+  if (!me) return;
+  show(byId("rental-current"), Boolean(me.car));
+  show(byId("rental-none"), !me.car);
+  byId("rental-plate").textContent = me.car ?? "";
+  byId("rental-credit").textContent = me.credit;
+}
+
+function returnRented() {
+  const plate = state.me?.car;
+  if (plate) return returnCar(plate);
+}
