@@ -84,7 +84,8 @@ def frame(computation, parent):
     return {
         "type": kind,
         "from": hx(parent.msg.storage_address if parent is not None else msg.sender),
-        "to": hx(msg.storage_address if msg.is_create or kind != "DELEGATECALL" else msg.code_address),
+        # The code's address for CALLCODE and DELEGATECALL (the account called), as the call tracer names it.
+        "to": hx(msg.code_address if kind in ("CALLCODE", "DELEGATECALL") else msg.storage_address),
         "value": hex(msg.value),
         "gas": msg.gas,
         "gasUsed": computation.get_gas_used(),

@@ -39,7 +39,7 @@ import Testing
         ])
     }
 
-    /// The seven calls `main` makes, as worked out in ``TracerFixture`` (logs only `withLog`).
+    /// The nine calls `main` makes, as worked out in ``TracerFixture`` (logs only `withLog`).
     static func mainCalls(withLogs: Bool) -> [JSONValue] {
         let F = TracerFixture.self
         return [
@@ -61,6 +61,12 @@ import Testing
                 "CALL", from: F.main, to: F.destructor, gas: "0xffff", gasUsed: "0x7f5b",
                 calls: [frame("SELFDESTRUCT", from: F.destructor, to: F.beneficiary, gas: "0x0", gasUsed: "0x0", value: "0x64")]),
             frame("CALL", from: F.main, to: F.logger, gas: "0x64", gasUsed: "0x64", input: F.calldata, error: "out of gas"),
+            frame(
+                "CALLCODE", from: F.main, to: F.logger, gas: "0xffff", gasUsed: "0x403", input: F.calldata,
+                logs: withLogs ? [log(F.main, topics: [topicAA], data: word42, index: 2, position: 0)] : []),
+            frame(
+                "CALL", from: F.main, to: F.creator2, gas: "0xffff", gasUsed: "0x7dfc",
+                calls: [frame("CREATE2", from: F.creator2, to: F.created2, gas: "0x80d4", gasUsed: "0xda", input: "0x" + F.initCode, output: "0x00")]),
         ]
     }
 
@@ -78,8 +84,9 @@ import Testing
         let expected = Self.frame(
             "CALL", from: HandlerHarness.account0, to: TracerFixture.main, gas: "0xf4240", gasUsed: try await Self.gasUsed(h, hash),
             input: TracerFixture.calldata, calls: Self.mainCalls(withLogs: true),
-            // The reverted call's log took index 2 and gave it back: main's own log gets it, after its 7 calls.
-            logs: [Self.log(TracerFixture.main, topics: [], data: "0x", index: 2, position: 7)])
+            // The reverted call's log took index 2 and gave it back: the CALLCODE's log gets it; main's own comes
+            // after its 9 calls.
+            logs: [Self.log(TracerFixture.main, topics: [], data: "0x", index: 3, position: 9)])
         #expect(trace == expected)
         for (call, want) in zip(trace["calls"]?.arrayValue ?? [], expected["calls"]?.arrayValue ?? []) {
             #expect(call == want)
@@ -101,7 +108,7 @@ import Testing
             top
                 == Self.frame(
                     "CALL", from: HandlerHarness.account0, to: TracerFixture.main, gas: "0xf4240", gasUsed: gasUsed,
-                    input: TracerFixture.calldata, logs: [Self.log(TracerFixture.main, topics: [], data: "0x", index: 2, position: 0)]))
+                    input: TracerFixture.calldata, logs: [Self.log(TracerFixture.main, topics: [], data: "0x", index: 3, position: 0)]))
     }
 
     @Test func aRevertedTransactionKeepsItsReasonAndLosesItsLogs() async throws {

@@ -8,9 +8,9 @@ import Testing
     @Test func fourByteCountsCallsBySelectorAndSize() async throws {
         let (h, hash) = try await TracerFixture.traced()
         let counts = try await h.result("debug_traceTransaction", "[\"\(hash)\",{\"tracer\":\"4byteTracer\"}]")
-        // The transaction's own call, logger (twice, one out of gas) and the DELEGATECALL with the 4 bytes; the
-        // reverter with 36. Not counted: the identity precompile, the calls without input, the CREATE.
-        #expect(counts == .object([("0x12345678-0", .number("4")), ("0x12345678-32", .number("1"))]))
+        // The transaction's own call, logger (twice, one out of gas), the DELEGATECALL and the CALLCODE with the 4
+        // bytes; the reverter with 36. Not counted: the identity precompile, the calls without input, the creations.
+        #expect(counts == .object([("0x12345678-0", .number("5")), ("0x12345678-32", .number("1"))]))
     }
 
     @Test func noopAnswersAnEmptyObject() async throws {

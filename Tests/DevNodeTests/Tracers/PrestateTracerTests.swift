@@ -58,10 +58,11 @@ import Testing
             (F.reverter, Self.account(balance: .string("0x0"), code: F.reverterCode, codeHash: Self.hashOf(F.reverterCode))),
             (F.destructor, Self.account(balance: .string("0x64"), code: F.destructorCode, codeHash: Self.hashOf(F.destructorCode))),
             (F.creator, Self.account(balance: .string("0x0"), code: F.creatorCode, codeHash: Self.hashOf(F.creatorCode))),
+            (F.creator2, Self.account(balance: .string("0x0"), code: F.creator2Code, codeHash: Self.hashOf(F.creator2Code))),
         ]
-        // Touched too, but left out when empty before (geth's rule): the coinbase, the precompile, the new contract,
+        // Touched too, but left out when empty before (geth's rule): the coinbase, the precompile, the new contracts,
         // the self-destruct's beneficiary.
-        for address in [coinbase, F.identity, F.created, F.beneficiary] where try await Self.isNonEmpty(h, address, parent) {
+        for address in [coinbase, F.identity, F.created, F.created2, F.beneficiary] where try await Self.isNonEmpty(h, address, parent) {
             expected.append((address, Self.account(balance: try await Self.balance(h, address, parent))))
         }
         expected.sort { $0.key < $1.key }
@@ -78,6 +79,7 @@ import Testing
         let all = try await h.result(
             "debug_traceTransaction", "[\"\(hash)\",{\"tracer\":\"prestateTracer\",\"tracerConfig\":{\"includeEmpty\":true}}]")
         #expect(all[F.created] == Self.account(balance: .string("0x0")))
+        #expect(all[F.created2] == Self.account(balance: .string("0x0")))
         #expect(all[F.beneficiary] == Self.account(balance: .string("0x0")))
         #expect(all[coinbase] != nil && all[F.identity] != nil)
     }
@@ -95,6 +97,7 @@ import Testing
             (F.main, Self.account(balance: .string("0x0"), code: F.mainCode, codeHash: Self.hashOf(F.mainCode), storage: [(Self.word(1), Self.word(7)), (Self.word(2), Self.word(5))])),
             (F.destructor, Self.account(balance: .string("0x64"), code: F.destructorCode, codeHash: Self.hashOf(F.destructorCode))),
             (F.creator, Self.account(balance: .string("0x0"), code: F.creatorCode, codeHash: Self.hashOf(F.creatorCode))),
+            (F.creator2, Self.account(balance: .string("0x0"), code: F.creator2Code, codeHash: Self.hashOf(F.creator2Code))),
         ]
         var post: [(key: String, value: JSONValue)] = [
             (sender, Self.account(balance: try await Self.balance(h, sender, block), nonce: 1)),
@@ -102,6 +105,8 @@ import Testing
             (F.destructor, Self.account(balance: .string("0x0"))),
             (F.creator, Self.account(nonce: 1)),
             (F.created, Self.account(code: "0x00", codeHash: Self.hashOf("0x00"), nonce: 1)),
+            (F.creator2, Self.account(nonce: 1)),
+            (F.created2, Self.account(code: "0x00", codeHash: Self.hashOf("0x00"), nonce: 1)),
             (F.beneficiary, Self.account(balance: .string("0x64"))),
         ]
         // The coinbase, when the priority fee paid it something.

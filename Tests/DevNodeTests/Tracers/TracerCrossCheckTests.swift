@@ -29,6 +29,7 @@ import TestSupport
                 (F.reverter, .object([("code", .string(F.reverterCode))])),
                 (F.destructor, .object([("code", .string(F.destructorCode)), ("balance", .string("0x64"))])),
                 (F.creator, .object([("code", .string(F.creatorCode))])),
+                (F.creator2, .object([("code", .string(F.creator2Code))])),
             ])),
             ("transactions", .array([
                 .object([("to", .string(F.main)), ("data", .string(F.calldata)), ("gas", .number(String(F.gas)))]),
@@ -78,7 +79,7 @@ import TestSupport
         }
         tally.report()
         print("\(Self.suite): \(frames) call frames and \(steps) steps compared")
-        #expect(frames >= 11 && steps >= 100)
+        #expect(frames >= 14 && steps >= 100)
     }
 
     /// A JSON number, or a quantity.

@@ -20,6 +20,10 @@ import Testing
 /// 6. CALLs `destructor` (balance 100 wei): PUSH2 (3) and SELFDESTRUCT to the absent 0x…beef (5,000 + 2,600 cold
 ///    + 25,000 new account, since value moves) = 32,603 gas; a SELFDESTRUCT frame carries the 100 wei.
 /// 7. CALLs `logger` with 100 gas: 21 gas of pushes and MSTORE, then LOG1 needs 1,006: out of gas, all 100 used.
+/// 8. CALLCODEs `logger`: 1,027 gas again, the log from `main`.
+/// 9. CALLs `creator2`, which does what `creator` does with CREATE2 (salt 1): four PUSH1 (12) instead of three, and
+///    CREATE2 costs 32,000 + 2 + 6 for hashing one word: 65,535 − 32,032 = 33,503 left, the child gets 32,980 and
+///    uses 218; `creator2` uses 32,032 + 218 + 2 = 32,252.
 ///
 /// then emits LOG0 and stops.
 enum TracerFixture {
@@ -28,6 +32,7 @@ enum TracerFixture {
     static let reverter = "0x0000000000000000000000000000000000001003"
     static let destructor = "0x0000000000000000000000000000000000001004"
     static let creator = "0x0000000000000000000000000000000000001005"
+    static let creator2 = "0x0000000000000000000000000000000000001006"
     static let beneficiary = "0x000000000000000000000000000000000000beef"
     static let identity = "0x0000000000000000000000000000000000000004"
     static let calldata = "0x12345678"
@@ -50,6 +55,9 @@ enum TracerFixture {
     /// PUSH10 init, PUSH1 0, MSTORE (the init code at bytes 22..<32); CREATE(0, 22, 10); POP; STOP.
     static let creatorCode = "0x69" + initCode + "600052" + "600a" + "6016" + "6000" + "f0" + "50" + "00"
 
+    /// The same with CREATE2(0, 22, 10, salt 1).
+    static let creator2Code = "0x69" + initCode + "600052" + "6001" + "600a" + "6016" + "6000" + "f5" + "50" + "00"
+
     /// PUSH2 0xbeef, SELFDESTRUCT.
     static let destructorCode = "0x61beefff"
 
@@ -64,6 +72,8 @@ enum TracerFixture {
         + "60006000600060006000611005" + "61ffff" + "f1" + "50"  // 5. CALL creator
         + "60006000600060006000611004" + "61ffff" + "f1" + "50"  // 6. CALL destructor
         + "60006000600460006000611002" + "6064" + "f1" + "50"  // 7. CALL logger with 100 gas
+        + "60006000600460006000611002" + "61ffff" + "f2" + "50"  // 8. CALLCODE logger, in [0, 4)
+        + "60006000600060006000611006" + "61ffff" + "f1" + "50"  // 9. CALL creator2
         + "60006000a0" + "00"  // LOG0(0, 0); STOP
 
     /// The gas of the transaction.
@@ -74,6 +84,13 @@ enum TracerFixture {
         ContractAddress.create(sender: address(creator), nonce: 0).lowercasedHex
     }
 
+    /// The contract `creator2` makes.
+    static var created2: String {
+        ContractAddress.create2(
+            sender: address(creator2), salt: .one, initCodeHash: Keccak256.hash((try? Hex.decode(initCode)) ?? [])
+        ).lowercasedHex
+    }
+
     static func address(_ text: String) -> Address { Address(bytes: (try? Hex.decode(text)) ?? []) ?? .zero }
 
     /// Puts the contracts on the harness's chain (slot 1 = 7 and slot 2 = 5 in `main`, 100 wei in `destructor`)
@@ -81,7 +98,7 @@ enum TracerFixture {
     static func install(_ h: HandlerHarness) async throws {
         for (address, code) in [
             (main, mainCode), (logger, loggerCode), (reverter, reverterCode), (creator, creatorCode),
-            (destructor, destructorCode),
+            (destructor, destructorCode), (creator2, creator2Code),
         ] {
             _ = try await h.result("anvil_setCode", "[\"\(address)\",\"\(code)\"]")
         }
