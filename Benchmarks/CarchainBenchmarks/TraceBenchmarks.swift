@@ -12,6 +12,7 @@ func registerTraceBenchmarks() {
         ("noopTracer", #"{"tracer":"noopTracer"}"#),
         ("callTracer", #"{"tracer":"callTracer","tracerConfig":{"withLog":true}}"#),
         ("prestateTracer", #"{"tracer":"prestateTracer"}"#),
+        ("prestateTracer disableCode", #"{"tracer":"prestateTracer","tracerConfig":{"disableCode":true}}"#),
         ("prestateTracer diffMode", #"{"tracer":"prestateTracer","tracerConfig":{"diffMode":true}}"#),
         ("4byteTracer", #"{"tracer":"4byteTracer"}"#),
         ("struct logger", "{}"),

@@ -29,6 +29,8 @@ struct CallTracer: Tracer {
     private var nextLogIndex: Int
     /// A SELFDESTRUCT about to run: its frame, recorded once the instruction succeeds.
     private var pendingSelfDestruct: CallFrame?
+    /// Whether ``pendingSelfDestruct`` is set: the per-step test reads this flag, not the frame.
+    private var selfDestructPending = false
 
     /// `logIndex`: how many logs the block's earlier transactions emitted.
     init(options: CallTracerOptions, gasLimit: UInt64, logIndex: Int = 0, maxBytes: Int = 0) {
@@ -124,23 +126,38 @@ struct CallTracer: Tracer {
     // MARK: SELFDESTRUCT
 
     // The interpreter has no frame hook for SELFDESTRUCT (it ends the frame rather than starting one): the frame is
-    // taken from the instruction's step, its value from the transfer it makes, and kept if the step succeeds.
+    // taken from the instruction's step, its value from the transfer it makes, and kept if the step succeeds. The
+    // step hooks run for every instruction, so they are inlined tests with the work out of line.
 
+    @inline(__always)
     mutating func willExecute(
         pc: Int, opcode: UInt8, gas: Int64, depth: Int, refund: Int64, stack: UnsafeBufferPointer<UInt256>,
         memory: UnsafeRawBufferPointer, returnData: [UInt8], address: Address
     ) {
-        guard opcode == 0xff, !options.onlyTopCall, let beneficiary = stack.last else { return }
+        if opcode == 0xff { noteSelfDestruct(stack: stack, address: address) }
+    }
+
+    @inline(never)
+    private mutating func noteSelfDestruct(stack: UnsafeBufferPointer<UInt256>, address: Address) {
+        guard !options.onlyTopCall, let beneficiary = stack.last else { return }
+        selfDestructPending = true
         pendingSelfDestruct = CallFrame(
             type: .selfDestruct, from: address, to: Address(bytes32: beneficiary.bytes32), value: .zero, gas: 0,
             input: [])
     }
 
     mutating func didTransfer(from sender: Address, to recipient: Address, value: UInt256) {
-        if pendingSelfDestruct?.from == sender { pendingSelfDestruct?.value = value }
+        if selfDestructPending, pendingSelfDestruct?.from == sender { pendingSelfDestruct?.value = value }
     }
 
+    @inline(__always)
     mutating func didExecute(gasCost: Int64, error: Status?) {
+        if selfDestructPending { closeSelfDestruct(error: error) }
+    }
+
+    @inline(never)
+    private mutating func closeSelfDestruct(error: Status?) {
+        selfDestructPending = false
         guard let frame = pendingSelfDestruct else { return }
         pendingSelfDestruct = nil
         guard error == nil, !overflowed, !open.isEmpty, record(230) else { return }

@@ -47,23 +47,39 @@ struct PrestateTracer: Tracer {
         }
     }
 
+    // The step hooks run for every instruction: inlined tests, the work out of line.
+
+    @inline(__always)
     mutating func willExecute(
         pc: Int, opcode: UInt8, gas: Int64, depth: Int, refund: Int64, stack: UnsafeBufferPointer<UInt256>,
         memory: UnsafeRawBufferPointer, returnData: [UInt8], address: Address
     ) {
-        pending = nil
+        switch opcode {
+        case 0x54, 0x55, 0x31, 0x3b, 0x3c, 0x3f, 0xff, 0xf1, 0xf2, 0xf4, 0xfa: note(opcode, stack: stack, address: address)
+        default: break
+        }
+    }
+
+    @inline(never)
+    private mutating func note(_ opcode: UInt8, stack: UnsafeBufferPointer<UInt256>, address: Address) {
         guard let top = stack.last else { return }
         switch opcode {
         case 0x54, 0x55: pending = .slot(address, top)  // SLOAD, SSTORE
         case 0x31, 0x3b, 0x3c, 0x3f: pending = .account(Address(bytes32: top.bytes32))  // BALANCE, EXTCODE*
         case 0xff: pending = .selfDestruct(contract: address, beneficiary: Address(bytes32: top.bytes32))
-        case 0xf1, 0xf2, 0xf4, 0xfa:  // CALL, CALLCODE, DELEGATECALL, STATICCALL: the address is second
+        default:  // CALL, CALLCODE, DELEGATECALL, STATICCALL: the address is second
             if stack.count >= 5 { pending = .call(Address(bytes32: stack[stack.count - 2].bytes32)) }
-        default: break
         }
     }
 
+    @inline(__always)
     mutating func didExecute(gasCost: Int64, error: Status?) {
+        if pending != nil { touch(error: error) }
+    }
+
+    /// Counts what the instruction touched, once it has run (or failed only on a static context's write).
+    @inline(never)
+    private mutating func touch(error: Status?) {
         guard let touch = pending else { return }
         pending = nil
         guard error == nil || error == .staticStateChange else { return }
