@@ -210,7 +210,7 @@ let package = Package(
         .testTarget(
             name: "DevNodeTests",
             dependencies: [
-                "DevNode", "Chain", "EthereumWire", "EthereumRPC", "EthereumPrimitives", "EthereumCrypto",
+                "DevNode", "Chain", "EVM", "EthereumWire", "EthereumRPC", "EthereumPrimitives", "EthereumCrypto",
                 "EthereumTransactions", "EthereumABI", "CarChain", "TestSupport", "AuthEmulator",
                 .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
             ]

@@ -16,6 +16,7 @@ let benchmarks: @Sendable () -> Void = {
     registerRPCBenchmarks()
     registerNodeBenchmarks()
     registerAppBenchmarks()
+    registerTraceBenchmarks()
     registerWebSocketBenchmarks()
     registerJSONBenchmarks()
 }

@@ -12,7 +12,10 @@ struct NodeCallGenerator {
     }
 
     /// The kinds of parameter a method takes, so that most calls get past decoding.
-    enum Kind { case address, block, quantity, word, data, hash, transaction, filter, bool, filterID, mineOptions, percentiles }
+    enum Kind {
+        case address, block, quantity, word, data, hash, transaction, filter, bool, filterID, mineOptions, percentiles
+        case traceConfig
+    }
 
     var input: FuzzInput
     let avoidKnownCrashes: Bool
@@ -47,7 +50,18 @@ struct NodeCallGenerator {
         "hardhat_setCode": [.address, .data], "anvil_setNonce": [.address, .quantity],
         "hardhat_setNonce": [.address, .quantity], "anvil_setStorageAt": [.address, .word, .word],
         "hardhat_setStorageAt": [.address, .word, .word],
+        "debug_traceCall": [.transaction, .block, .traceConfig], "debug_traceBlockByNumber": [.block, .traceConfig],
+        "debug_traceBlockByHash": [.hash, .traceConfig],
     ]
+
+    /// Tracer names: the node's, geth's others, an empty one and JavaScript source.
+    static let tracerNames = [
+        "callTracer", "prestateTracer", "4byteTracer", "noopTracer", "structLogger", "", "flatCallTracer", "muxTracer",
+        "{data: [], step: function(log) {}, result: function() { return this.data }}", "CALLTRACER",
+    ]
+
+    /// Members of `tracerConfig`: every tracer's options and one no tracer has.
+    static let tracerOptions = ["onlyTopCall", "withLog", "diffMode", "disableCode", "disableStorage", "includeEmpty", "bogus"]
 
     /// Quantities at the edges: zero, powers of two around each integer width, the gas limit and the caps the
     /// node enforces, hex with leading zeros, empty hex, upper case, and more than 256 bits.
@@ -205,7 +219,33 @@ struct NodeCallGenerator {
             }
         case .percentiles:
             return .array((0..<input.index(6)).map { _ in .number(input.pick(["0", "50", "99.9", "100", "-1", "1e308"])) })
+        case .traceConfig: return traceConfig()
         }
+    }
+
+    /// A `debug_trace*` trace config: a tracer name, its options (of the right type or not), the struct logger's
+    /// options, a timeout, and `debug_traceCall`'s overrides.
+    private mutating func traceConfig() -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = []
+        if input.chance(180) { members.append(("tracer", .string(input.pick(Self.tracerNames)))) }
+        if input.chance(120) {
+            let options = (0..<input.index(4)).map { _ -> (key: String, value: JSONValue) in
+                (input.pick(Self.tracerOptions), input.chance(220) ? .bool(input.chance(128)) : anyValue(depth: 1))
+            }
+            members.append(("tracerConfig", input.chance(230) ? .object(options) : anyValue(depth: 1)))
+        }
+        for flag in ["disableStack", "enableMemory", "disableStorage", "enableReturnData"] where input.chance(40) {
+            members.append((flag, .bool(input.chance(128))))
+        }
+        if input.chance(40) { members.append(("limit", quantity())) }
+        if input.chance(60) { members.append(("timeout", .string(input.pick(["1s", "10ms", "0s", "1h", "25h", "-1s", "x", ""])))) }
+        if input.chance(50) {
+            members.append(("stateOverrides", .object([(input.pick(Self.addresses), .object([("balance", quantity()), ("code", value(.data))]))])))
+        }
+        if input.chance(50) {
+            members.append(("blockOverrides", .object([("number", quantity()), ("time", quantity()), ("gasLimit", quantity())])))
+        }
+        return .object(members)
     }
 
     private mutating func quantity() -> JSONValue {

@@ -31,6 +31,8 @@ extension FuzzHarness {
         "hardhat_dropTransaction", "anvil_setMinGasPrice", "hardhat_setMinGasPrice", "anvil_setNextBlockBaseFeePerGas",
         "hardhat_setNextBlockBaseFeePerGas", "anvil_nodeInfo", "anvil_metadata", "hardhat_metadata", "txpool_inspect",
         "eth_signTypedData_v4", "eth_signTypedData", "eth_signTransaction", "eth_newPendingTransactionFilter",
+        // h-trace (issue 18): the tracers
+        "debug_traceCall",
     ]
 
     /// The node methods with a known, still open crash class. With `CARCHAIN_FUZZ_AVOID_KNOWN=1` the node harness

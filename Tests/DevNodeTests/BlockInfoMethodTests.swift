@@ -145,7 +145,7 @@ import Testing
         #expect(notFound["error"]?["code"] == .number("-32000"))
         #expect(try await h.errorCode("debug_traceBlockByNumber", "[\"3\"]") == -32602)
         #expect(try await h.errorCode("debug_traceBlockByNumber", "[\"\(blockHash)\"]") == -32602)
-        #expect(try await h.errorCode("debug_traceBlockByNumber", "[\"0x2\",{\"tracer\":\"callTracer\"}]") == -32602)
+        #expect(try await h.errorCode("debug_traceBlockByNumber", "[\"0x2\",{\"tracer\":\"jsTracer\"}]") == -32602)
         #expect(try await h.result("debug_traceBlockByNumber", "[\"0x1\"]") == .array([]))
     }
 }

@@ -94,7 +94,7 @@ import Testing
 
     @Test func unsupportedTracersAndBadOptionsAreRefused() async throws {
         let (h, hash) = try await Self.traced()
-        #expect(try await h.errorCode("debug_traceTransaction", "[\"\(hash)\",{\"tracer\":\"callTracer\"}]") == -32602)
+        #expect(try await h.errorCode("debug_traceTransaction", "[\"\(hash)\",{\"tracer\":\"jsTracer\"}]") == -32602)
         #expect(try await h.errorCode("debug_traceTransaction", "[\"\(hash)\",{\"enableMemory\":\"yes\"}]") == -32602)
         #expect(try await h.errorCode("debug_traceTransaction", "[\"\(hash)\",{\"timeout\":\"forever\"}]") == -32602)
         #expect(try await h.errorCode("debug_traceTransaction", "[\"\(hash)\",{\"limit\":-1}]") == -32602)

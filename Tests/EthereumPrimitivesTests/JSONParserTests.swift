@@ -1,5 +1,6 @@
 import EthereumPrimitives
 import Testing
+import TestSupport
 
 /// The one JSON parser: RFC 8259's grammar, strict (what it refuses is what the RFC excludes, plus
 /// invalid UTF-8 and unpaired surrogates), bounded in depth, members in document order, numbers exact.
@@ -30,6 +31,22 @@ import Testing
         #expect(try Self.parse(#""\u00e9\u20ac\ud83d\ude00""#) == .string("é€😀"))
         #expect(try Self.parse("\"é€😀\"") == .string("é€😀"))
         #expect(try Self.parse(" \t\r\n[ 1 , \"x\" ]\n ") == .array([.number("1"), .string("x")]))
+    }
+
+    /// Writing a string and parsing it back gives the string: escapes where RFC 8259 requires them, the rest as is
+    /// (whole when nothing needs escaping, as hex data never does).
+    @Test func stringsWrittenBackParseToThemselves() throws {
+        #expect(JSONValue.quote("a\"b\\c\n\r\t\u{01}é") == #""a\"b\\c\n\r\t\u0001é""#)
+        let hex = "0x" + String(repeating: "0123456789abcdef", count: 1_000)
+        #expect(JSONValue.quote(hex) == "\"" + hex + "\"")
+        var generator = SplitMix64(seed: 0x4A50_4E51)
+        let alphabet: [Character] = ["a", "0", "x", "\"", "\\", "/", "\n", "\u{1f}", "\u{7f}", "é", "€", "😀", " "]
+        for length in [0, 1, 2, 7, 64, 300] {
+            for _ in 0..<50 {
+                let text = String((0..<length).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] })
+                #expect(try Self.parse(JSONValue.quote(text)) == .string(text), "\(text.debugDescription)")
+            }
+        }
     }
 
     /// Each is refused, with the byte where the parser stopped.

@@ -47,9 +47,12 @@ struct PreparedCall: Sendable {
 /// refunds — without nonce, fee-cap or EOA checks (as geth's `eth_call`), and undoes every change
 /// afterwards, so it can run directly on the chain's live state.
 enum CallExecutor {
+    /// `inspect` sees the state the call left, and its result, before the call is undone (`debug_traceCall` reads
+    /// the state after the call there); whatever it changes is undone too.
     static func run<T: Tracer>(
         _ call: PreparedCall, on journaled: inout JournaledState, block: BlockEnvironment, fork: Hardfork,
-        tracer: inout T, buffers: ExecutionBuffers, deadline: ContinuousClock.Instant? = nil
+        tracer: inout T, buffers: ExecutionBuffers, deadline: ContinuousClock.Instant? = nil,
+        inspect: (inout JournaledState, CallResult) -> Void = { _, _ in }
     ) throws(ChainError) -> CallResult {
         let rules = ForkRules(fork)
         try call.checkAuthorizations(fork: fork)
@@ -97,8 +100,10 @@ enum CallExecutor {
         result.gasRefund += authorizationRefund
         let gasUsed = MessageExecution.settle(gasLimit: call.gas, result: result, rules: rules, floor: intrinsic.floor).gasUsed
         if let reason = result.unsupportedReason { throw .executionFailed("unsupported by this EVM: \(reason)") }
-        return CallResult(
+        let callResult = CallResult(
             status: result.status, output: result.output, gasUsed: gasUsed, logs: journaled.logs,
             createdAddress: result.createdAddress)
+        inspect(&journaled, callResult)
+        return callResult
     }
 }

@@ -51,7 +51,7 @@ public struct AccessListResult: Sendable {
 }
 
 /// A struct-log trace of a mined transaction (`debug_traceTransaction` with the default tracer).
-public struct StructLogTrace: Sendable {
+public struct StructLogTrace: Sendable, Equatable {
     /// Gas used by the transaction.
     public var gas: UInt64
     /// True when the transaction failed.

@@ -2,22 +2,22 @@ import EVM
 import EthereumPrimitives
 import EthereumTransactions
 
-/// Struct-log traces of mined transactions (`debug_traceTransaction`, `debug_traceBlockByNumber`,
-/// `debug_traceBlockByHash`): one replay of a block from its parent's state serves both.
+/// Traces of mined transactions (`debug_traceTransaction`, `debug_traceBlockByNumber`, `debug_traceBlockByHash`),
+/// under any of the tracers of ``TracerConfiguration``: one replay of a block from its parent's state serves all.
 extension DevChain {
     /// One transaction's trace in a block trace.
     public struct TransactionTrace: Sendable {
         /// The transaction.
         public var transactionHash: Bytes32
-        /// Its struct logs.
-        public var trace: StructLogTrace
+        /// What its tracer recorded.
+        public var result: TraceResult
     }
 
     /// Traces every transaction of block `id` in order, each on the state the earlier ones left (geth's
-    /// `debug_traceBlock*` with the struct logger). The genesis block has no parent state: refused as geth does.
+    /// `debug_traceBlock*`). The genesis block has no parent state: refused as geth does.
     /// The block shares one `traceLimits` budget and one `limits.timeout`.
     public func traceBlock(
-        _ id: BlockID, options: StructLogOptions = StructLogOptions(), limits: CallLimits = .standard,
+        _ id: BlockID, tracer: TracerConfiguration = .structLogger(StructLogOptions()), limits: CallLimits = .standard,
         traceLimits: TraceLimits = .standard
     ) throws(ChainError) -> [TransactionTrace] {
         guard let number = resolve(id), let mined = try minedBlock(number) else {
@@ -29,28 +29,39 @@ extension DevChain {
         }
         guard number > 0 else { throw .executionFailed("genesis is not traceable") }
         let block = mined.block
-        let traces = try replay(block, through: block.transactions.count - 1, tracing: { _ in true }, options: options,
-                                limits: limits, traceLimits: traceLimits)
+        let traces = try replay(
+            block, through: block.transactions.count - 1, tracing: { _ in true }, tracer: tracer, limits: limits,
+            traceLimits: traceLimits)
         return block.transactions.indices.compactMap { i in
-            traces[i].map { TransactionTrace(transactionHash: block.transactions[i].hash, trace: $0) }
+            traces[i].map { TransactionTrace(transactionHash: block.transactions[i].hash, result: $0) }
         }
     }
 
-    /// Re-executes the block of a mined transaction up to it and traces it with a struct-log tracer
-    /// (`debug_traceTransaction`) recording what `options` ask for. Fails with
-    /// ``ChainError/traceTooLarge(_:)`` past `traceLimits` and ``ChainError/executionTimeout(_:)`` past
-    /// `limits.timeout`.
+    /// Re-executes the block of a mined transaction up to it and traces it with `tracer`
+    /// (`debug_traceTransaction`). Fails with ``ChainError/traceTooLarge(_:)`` past `traceLimits` and
+    /// ``ChainError/executionTimeout(_:)`` past `limits.timeout`.
     public func trace(
-        transaction hash: Bytes32, options: StructLogOptions = StructLogOptions(), limits: CallLimits = .standard,
+        transaction hash: Bytes32, tracer: TracerConfiguration, limits: CallLimits = .standard,
         traceLimits: TraceLimits = .standard
-    ) throws(ChainError) -> StructLogTrace {
+    ) throws(ChainError) -> TraceResult {
         guard let position = try store.transactionPosition(hash: hash), let mined = try minedBlock(position.block),
             position.block > 0, position.index < mined.block.transactions.count
         else { throw .unknownTransaction(hash) }
         let traces = try replay(
-            mined.block, through: position.index, tracing: { $0 == position.index }, options: options, limits: limits,
+            mined.block, through: position.index, tracing: { $0 == position.index }, tracer: tracer, limits: limits,
             traceLimits: traceLimits)
         guard let trace = traces[position.index] else { throw .unknownTransaction(hash) }
+        return trace
+    }
+
+    /// A mined transaction's struct-log trace (geth's default tracer) recording what `options` ask for.
+    public func trace(
+        transaction hash: Bytes32, options: StructLogOptions = StructLogOptions(), limits: CallLimits = .standard,
+        traceLimits: TraceLimits = .standard
+    ) throws(ChainError) -> StructLogTrace {
+        guard case .structLogs(let trace) = try trace(
+            transaction: hash, tracer: .structLogger(options), limits: limits, traceLimits: traceLimits)
+        else { throw .executionFailed("the struct logger gave another kind of trace") }
         return trace
     }
 
@@ -58,9 +69,9 @@ extension DevChain {
     /// EIP-2935), then its transactions `0...last`, tracing those `tracing` selects. The traced ones share
     /// `traceLimits.maxBytes`; all share `limits.timeout`.
     func replay(
-        _ block: Block, through last: Int, tracing: (Int) -> Bool, options: StructLogOptions, limits: CallLimits,
+        _ block: Block, through last: Int, tracing: (Int) -> Bool, tracer: TracerConfiguration, limits: CallLimits,
         traceLimits: TraceLimits
-    ) throws(ChainError) -> [Int: StructLogTrace] {
+    ) throws(ChainError) -> [Int: TraceResult] {
         guard block.number > 0, last >= 0 else { return [:] }
         let deadline = limits.deadline()
         let fork = fork(of: block.header)
@@ -71,8 +82,9 @@ extension DevChain {
             parentHash: block.header.parentHash, parentBeaconBlockRoot: block.header.parentBeaconBlockRoot, in: &start,
             block: env, fork: fork)
         var state = start.state
-        var traces: [Int: StructLogTrace] = [:]
+        var traces: [Int: TraceResult] = [:]
         var budget = traceLimits.maxBytes
+        var logIndex = 0
         var noTracer = NoTracer()
         for i in 0...min(last, block.transactions.count - 1) {
             let transaction = ExecutableTransaction(block.transactions[i], sender: block.senders[i])
@@ -81,27 +93,56 @@ extension DevChain {
                     transaction, state: &state, block: env, fork: fork, blockHashes: hashes, tracer: &noTracer,
                     buffers: buffers, deadline: deadline)
                 if outcome?.status == .aborted { throw .executionTimeout(limits.timeout ?? .zero) }
+                logIndex += outcome?.logs.count ?? 0
                 continue
             }
-            var tracer = StructLogTracer(options: options, maxBytes: traceLimits.maxBytes == 0 ? 0 : max(budget, 1))
-            let outcome: TransactionOutcome
-            do {
-                outcome = try TransactionExecutor.execute(
-                    transaction, state: &state, block: env, fork: fork, blockHashes: hashes, tracer: &tracer,
-                    buffers: buffers, deadline: deadline)
-            } catch {
-                throw .executionFailed("cannot re-execute \(Hex.encode(block.transactions[i].hash.bytes)): \(error)")
-            }
-            if outcome.status == .aborted { throw .executionTimeout(limits.timeout ?? .zero) }
-            if tracer.overflowed {
-                throw .traceTooLarge(
-                    "the struct logs passed \(traceLimits.maxBytes) bytes after \(tracer.logs.count) steps; ask for less "
-                        + "with the tracer options limit, disableStack, disableStorage or enableMemory: false")
-            }
-            budget -= tracer.recordedBytes
-            traces[i] = StructLogTrace(
-                gas: outcome.gasUsed, failed: !outcome.isSuccess, returnValue: outcome.output, structLogs: tracer.logs)
+            let tx = block.transactions[i].transaction
+            var target = ReplayedTransaction(
+                state: WorldState(), transaction: transaction, hash: block.transactions[i].hash, block: env, fork: fork,
+                hashes: hashes, buffers: buffers, deadline: deadline,
+                context: TraceContext(
+                    gasLimit: tx.gasLimit, sender: block.senders[i], coinbase: env.coinbase,
+                    authorizations: tx.authorizationList, fork: fork, logIndex: logIndex))
+            swap(&target.state, &state)
+            defer { swap(&target.state, &state) }
+            let traced = try tracer.trace(
+                &target, maxBytes: traceLimits.maxBytes == 0 ? 0 : max(budget, 1), timeout: limits.timeout)
+            budget -= traced.bytes
+            logIndex += traced.logCount
+            traces[i] = traced.result
         }
         return traces
+    }
+}
+
+/// A mined transaction run again on the state its block left before it.
+struct ReplayedTransaction: TraceTarget {
+    var state: WorldState
+    let transaction: ExecutableTransaction
+    let hash: Bytes32
+    let block: BlockEnvironment
+    let fork: Hardfork
+    let hashes: @Sendable (UInt64) -> Bytes32
+    let buffers: ExecutionBuffers
+    let deadline: ContinuousClock.Instant?
+    let context: TraceContext
+
+    mutating func run<T: Tracer>(_ tracer: inout T, capturingStates: Bool) throws(ChainError) -> TracedOutcome {
+        let before = capturingStates ? state : nil
+        let outcome: TransactionOutcome
+        do {
+            outcome = try TransactionExecutor.execute(
+                transaction, state: &state, block: block, fork: fork, blockHashes: hashes, tracer: &tracer,
+                buffers: buffers, deadline: deadline)
+        } catch {
+            throw .executionFailed("cannot re-execute \(Hex.encode(hash.bytes)): \(error)")
+        }
+        let after = JournaledState(state: state)
+        // A creation returns the code it deployed, as geth's result does (gone again if the constructor self-destructed).
+        var output = outcome.output
+        if outcome.isSuccess, let created = outcome.createdAddress { output = after.code(at: created) }
+        return TracedOutcome(
+            status: outcome.status, gasUsed: outcome.gasUsed, output: output, logCount: outcome.logs.count,
+            states: before.map { (JournaledState(state: $0), after) })
     }
 }

@@ -114,8 +114,11 @@ extension DevChain {
         var deadline: ContinuousClock.Instant?
     }
 
+    /// `blockOverrides` (debug_traceCall's) change the block environment before the fork, the gas and the fees are
+    /// worked out from it.
     func callContext(
-        _ request: CallRequest, at id: BlockID, overrides: StateOverrides = [:], limits: CallLimits
+        _ request: CallRequest, at id: BlockID, overrides: StateOverrides = [:], blockOverrides: BlockOverrides? = nil,
+        limits: CallLimits
     ) throws(ChainError) -> CallContext {
         guard let number = resolve(id) else { throw .unknownBlock("\(id)") }
         var env: BlockEnvironment
@@ -127,6 +130,7 @@ extension DevChain {
             }
             env = environment(of: header)
         }
+        try blockOverrides?.apply(to: &env)
         let fork = self.fork(number: env.number, timestamp: env.timestamp)
         var call = try prepare(request, environment: &env)
         call.gas = limits.capped(call.gas)

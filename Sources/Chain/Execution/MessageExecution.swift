@@ -53,6 +53,16 @@ enum MessageExecution {
         return result
     }
 
+    /// Gives the sender back the gas it bought and did not use (at `price`), and pays `coinbase` the priority fee on
+    /// the gas used (`tip` per gas; nil pays nothing: a free call under relaxed fee checks, as geth's `NoBaseFee`).
+    static func pay(
+        _ journaled: inout JournaledState, sender: Address, unusedGas: UInt64, price: UInt256, coinbase: Address,
+        gasUsed: UInt64, tip: UInt256?
+    ) {
+        journaled.addBalance(sender, UInt256(unusedGas) &* price)
+        if let tip { journaled.addBalance(coinbase, UInt256(gasUsed) &* tip) }
+    }
+
     /// Gas used after the refund, which is capped at gasUsed / 2 (gasUsed / 5 from EIP-3529), and never
     /// below the EIP-7623 calldata `floor`; and the refund granted.
     static func settle(gasLimit: UInt64, result: ExecutionResult, rules: ForkRules, floor: UInt64) -> (gasUsed: UInt64, refund: UInt64) {

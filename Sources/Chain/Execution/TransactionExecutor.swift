@@ -124,15 +124,12 @@ public enum TransactionExecutor {
             deadline: deadline)
         result.gasRefund += authorizationRefund  // kept when the call fails (EIP-7702)
         let (gasUsed, refund) = MessageExecution.settle(gasLimit: tx.gasLimit, result: result, rules: rules, floor: intrinsic.floor)
-        let gasLeft = tx.gasLimit - gasUsed
-        journaled.addBalance(sender, UInt256(gasLeft) &* gasPrice)
-
         // The coinbase receives the priority fee (all of the gas price before London); a free call under relaxed
         // fee checks pays nothing (its price may be below the base fee).
-        if checks.feesWhenFree || !Self.isFree(tx) {
-            let tip = rules.baseFee ? gasPrice &- block.baseFee : gasPrice
-            journaled.addBalance(block.coinbase, UInt256(gasUsed) &* tip)
-        }
+        let tip = checks.feesWhenFree || !Self.isFree(tx) ? (rules.baseFee ? gasPrice &- block.baseFee : gasPrice) : nil
+        MessageExecution.pay(
+            &journaled, sender: sender, unusedGas: tx.gasLimit - gasUsed, price: gasPrice, coinbase: block.coinbase,
+            gasUsed: gasUsed, tip: tip)
 
         let usedBeforeRefund = tx.gasLimit - UInt64(Swift.max(0, result.gasLeft))
         return TransactionOutcome(

@@ -35,9 +35,10 @@ struct SimulationTracer: Tracer {
     /// The logs of the call that just ran (empty when it failed).
     var logs: [IndexedLog] { frames.first ?? [] }
 
-    mutating func enterFrame() { frames.append([]) }
+    mutating func enterFrame(_ message: Message, to: Address) { frames.append([]) }
 
-    mutating func exitFrame(reverted: Bool) {
+    mutating func exitFrame(status: Status, gasUsed: Int64, output: [UInt8]) {
+        let reverted = !status.isSuccess
         guard frames.count > 1 else {
             if reverted, !frames.isEmpty { frames[0] = [] }
             return

@@ -6,7 +6,7 @@ import EthereumTransactions
 import EthereumWire
 
 /// Answers JSON-RPC 2.0 request bodies (single requests and batches) from a ``DevChain``: the
-/// standard `eth_`, `net_` and `web3_` methods, filters, `debug_traceTransaction`, and the dev methods
+/// standard `eth_`, `net_` and `web3_` methods, filters, the `debug_trace*` methods, and the dev methods
 /// of anvil and Hardhat (`evm_*`, `anvil_*`, `hardhat_*`). Bytes in, bytes out, so the same handler
 /// serves HTTP (``DevNodeServer``) and in-process clients (``InProcessTransport``). Hostile input
 /// (malformed or deeply nested JSON, oversized bodies and batches, wrong parameter types) gets an
@@ -18,14 +18,14 @@ public final class NodeRPCHandler: Sendable {
         public var maxBodyBytes: Int
         /// The most requests in one batch.
         public var maxBatchLength: Int
-        /// Gas cap and time limit of `eth_call`, `eth_estimateGas`, `eth_createAccessList` and
-        /// `debug_traceTransaction` (`--rpc-gas-cap`, `--rpc-evm-timeout`).
+        /// Gas cap and time limit of `eth_call`, `eth_estimateGas`, `eth_createAccessList` and the
+        /// `debug_trace*` methods (`--rpc-gas-cap`, `--rpc-evm-timeout`).
         public var calls: CallLimits
         /// Installed filters at most; the oldest goes when one more is installed.
         public var maxFilters: Int
         /// A filter not polled for this long is removed (geth: 5 minutes).
         public var filterIdleTimeout: Duration
-        /// How much one `debug_traceTransaction` may record.
+        /// How much one `debug_trace*` answer may hold (a block's traces share it).
         public var trace: TraceLimits
         /// A batch's answers at most (geth's `--rpc.batch-response-max-size`, 25 MB); later requests get -32003.
         public var maxBatchResponseBytes: Int
@@ -313,13 +313,8 @@ public final class NodeRPCHandler: Sendable {
             return .array(try await onChain { () async throws(ChainError) in try await chain.logs(logFilter) }.map(NodeWire.log))
         case .uninstallFilter(let id):
             return .bool(await filters.uninstall(id))
-        case .traceTransaction(let hash, let options, let timeout):
-            var callLimits = limits.calls
-            if let timeout { callLimits.timeout = callLimits.timeout.map { Swift.min($0, timeout) } ?? timeout }
-            let trace = try await onChain { [callLimits, traceLimits = limits.trace] () async throws(ChainError) in
-                try await chain.trace(transaction: hash, options: options, limits: callLimits, traceLimits: traceLimits)
-            }
-            return NodeWire.trace(trace)
+        case .traceTransaction(let hash, let config): return try await traceTransaction(hash, config)
+        case .traceCall(let request, let block, let config): return try await traceCall(request, at: block, config)
         case .getProof(let address, let keys, let block): return try await getProof(address, keys: keys, at: block)
         case .getStorageValues(let queries, let block): return try await getStorageValues(queries, at: block)
         case .getBlockReceipts(let block): return try await blockReceipts(block)
@@ -328,7 +323,7 @@ public final class NodeRPCHandler: Sendable {
         case .capabilities: return try await capabilities()
         case .txpoolContent(let sender): return await txpoolContent(from: sender)
         case .txpoolStatus: return await txpoolStatus()
-        case .traceBlock(let id, let options, let timeout): return try await traceBlock(id, options: options, timeout: timeout)
+        case .traceBlock(let id, let config): return try await traceBlock(id, config)
         case .buildBlock(let request): return try await buildBlock(request)
         case .snapshot:
             return NodeWire.q(try await onChain { () async throws(ChainError) in try await chain.snapshot() })

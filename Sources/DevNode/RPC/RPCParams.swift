@@ -119,42 +119,10 @@ struct RPCParams {
         }
     }
 
-    /// `debug_traceTransaction`'s options (geth's TraceConfig): the struct logger's `disableStack`,
-    /// `enableMemory`, `disableStorage`, `enableReturnData` and `limit`, and a `timeout` (a Go duration such
-    /// as "10s" or "500ms"; it can only shorten the node's limit). `tracer` names another tracer, which this
-    /// node does not have: refused rather than ignored.
-    func traceOptions(_ i: Int) throws(JSONRPCErrorObject) -> (StructLogOptions, timeout: Duration?) {
-        guard let value = optional(i) else { return (StructLogOptions(), nil) }
-        return try Self.wire(i) { () throws(WireError) in
-            let o = try value.wireObject("options")
-            func flag(_ key: String) throws(WireError) -> Bool {
-                switch o.optional(key) {
-                case nil: return false
-                case .bool(let b)?: return b
-                default: throw WireError("\(o.name(key)): expected a boolean")
-                }
-            }
-            var options = StructLogOptions()
-            options.disableStack = try flag("disableStack")
-            options.enableMemory = try flag("enableMemory")
-            options.disableStorage = try flag("disableStorage")
-            options.enableReturnData = try flag("enableReturnData")
-            if let limit = o.optional("limit") {
-                let n = try limit.wireUInt64OrNumber(o.name("limit"))
-                options.limit = Int(Swift.min(n, UInt64(Int32.max)))
-            }
-            if let tracer = o.optional("tracer") {
-                let name = try tracer.wireString(o.name("tracer"))
-                if !name.isEmpty && name != "structLogger" {
-                    throw WireError("tracer \(JSONValue.quote(String(name.prefix(40)))) is not supported: this node has the default struct logger only")
-                }
-            }
-            var timeout: Duration?
-            if let text = o.optional("timeout") {
-                timeout = try Self.goDuration(try text.wireString(o.name("timeout")), what: o.name("timeout"))
-            }
-            return (options, timeout)
-        }
+    /// A `debug_trace*` trace config (``TraceConfig``); `forCall` for `debug_traceCall`'s, which takes overrides.
+    func traceConfig(_ i: Int, forCall: Bool = false) throws(JSONRPCErrorObject) -> TraceConfig {
+        let value = optional(i)
+        return try Self.wire(i) { () throws(WireError) in try TraceConfig.decode(value, forCall: forCall) }
     }
 
     /// A Go duration of one unit ("5s", "1.5s", "300ms", "2m", "1h"), as geth's trace `timeout` takes.

@@ -36,11 +36,13 @@ public enum RPCRequest: Sendable, Equatable {
     // filters
     case newFilter(Chain.LogFilter), newBlockFilter, getFilterChanges(String), getFilterLogs(String), uninstallFilter(String)
     // debug
-    case traceTransaction(Bytes32, StructLogOptions, timeout: Duration?)
+    case traceTransaction(Bytes32, TraceConfig)
+    /// `debug_traceCall`: a call traced on a block's state, with the config's overrides.
+    case traceCall(CallRequest, BlockID, TraceConfig)
     // rpc-compat methods (bodies in RPC/Methods)
     case getProof(Address, [ProofKey], BlockID), getStorageValues([StorageQuery], BlockID), getBlockReceipts(BlockID)
     case baseFee, blobBaseFee, capabilities, txpoolContent(from: Address?), txpoolStatus
-    case traceBlock(BlockID, StructLogOptions, timeout: Duration?), buildBlock(BuildBlock)
+    case traceBlock(BlockID, TraceConfig), buildBlock(BuildBlock)
     /// `debug_getRawHeader`, `debug_getRawBlock`, `debug_getRawReceipts`: consensus encodings of a block's parts.
     case rawHeader(BlockID), rawBlock(BlockID), rawReceipts(BlockID)
     /// `debug_getRawTransaction`: a mined or pooled transaction's EIP-2718 encoding.
@@ -119,11 +121,10 @@ public enum RPCRequest: Sendable, Equatable {
         case "eth_getFilterChanges": try p.expect(1, 1); return .getFilterChanges(try filterID(p))
         case "eth_getFilterLogs": try p.expect(1, 1); return .getFilterLogs(try filterID(p))
         case "eth_uninstallFilter": try p.expect(1, 1); return .uninstallFilter(try filterID(p))
-        case "debug_traceTransaction":
-            try p.expect(1, 2)
-            let hash = try p.hash(0)
-            let (options, timeout) = try p.traceOptions(1)
-            return .traceTransaction(hash, options, timeout: timeout)
+        case "debug_traceTransaction": try p.expect(1, 2); return .traceTransaction(try p.hash(0), try p.traceConfig(1))
+        case "debug_traceCall":
+            try p.expect(1, 3)
+            return .traceCall(try p.callRequest(0), try p.block(1), try p.traceConfig(2, forCall: true))
         case "eth_getProof": try p.expect(2, 3); return .getProof(try p.address(0), try proofKeys(p, 1), try p.block(2))
         case "eth_getStorageValues": try p.expect(1, 2); return .getStorageValues(try storageQueries(p, 0), try p.block(1))
         case "eth_getBlockReceipts": try p.expect(1, 1); return .getBlockReceipts(try p.block(0))
@@ -136,8 +137,7 @@ public enum RPCRequest: Sendable, Equatable {
         case "debug_traceBlockByNumber", "debug_traceBlockByHash":
             try p.expect(1, 2)
             let id = method.hasSuffix("ByHash") ? BlockID.hash(try p.hash(0)) : try traceBlockNumber(p)
-            let (options, timeout) = try p.traceOptions(1)
-            return .traceBlock(id, options, timeout: timeout)
+            return .traceBlock(id, try p.traceConfig(1))
         case "testing_buildBlockV1": return .buildBlock(try buildBlock(p))
         case "debug_getRawHeader": try p.expect(1, 1); return .rawHeader(try p.block(0))
         case "debug_getRawBlock": try p.expect(1, 1); return .rawBlock(try p.block(0))

@@ -174,3 +174,30 @@ extension Interpreter {
         }
     }
 }
+
+// The frame hooks' arguments, worked out only when a tracer is enabled (every call site tests `T.isEnabled`).
+extension Interpreter {
+    /// Tells the tracer `message` starts, with the account it runs on: the callee, or the address a creation
+    /// will get (derived here as ``startCreate(_:)`` will, from the creator's nonce before any check).
+    @inlinable
+    mutating func traceEnter(_ message: Message) {
+        let to: Address
+        switch message.kind {
+        case .create: to = ContractAddress.create(sender: message.caller, nonce: host.nonce(of: message.caller))
+        case .create2:
+            to = ContractAddress.create2(
+                sender: message.caller, salt: message.salt, initCodeHash: Keccak256.hash(message.input))
+        default: to = message.codeAddress
+        }
+        tracer.enterFrame(message, to: to)
+    }
+
+    /// Tells the tracer the message last entered ended with `result`; a successful creation's output is the
+    /// code it deployed (``finish(_:_:)`` keeps it only in the state).
+    @inlinable
+    mutating func traceExit(_ message: Message, _ result: FrameResult) {
+        var output = result.output
+        if message.kind.isCreate, result.isSuccess, let created = result.createdAddress { output = host.code(at: created) }
+        tracer.exitFrame(status: result.status, gasUsed: message.gas - result.gasLeft, output: output)
+    }
+}

@@ -71,10 +71,10 @@ public struct Interpreter<H: Host, T: Tracer> {
         unsupportedReason = nil
         parents.removeAll(keepingCapacity: true)
         var current: Frame
-        if T.isEnabled { tracer.enterFrame() }
+        if T.isEnabled { traceEnter(message) }
         switch start(message) {
         case .finished(let result):
-            if T.isEnabled { tracer.exitFrame(reverted: !result.isSuccess) }
+            if T.isEnabled { traceExit(message, result) }
             return makeResult(result, gasLimit: message.gas)
         case .frame(let frame): current = frame
         }
@@ -83,20 +83,20 @@ public struct Interpreter<H: Host, T: Tracer> {
             if (status == .call || status == .create) && deadline != nil && deadlineHasPassed() { status = .aborted }
             if status == .aborted { return abort(&current, gasLimit: message.gas) }
             if status == .call || status == .create {
-                if T.isEnabled { tracer.enterFrame() }
+                if T.isEnabled { traceEnter(pendingMessage) }
                 switch start(pendingMessage) {
                 case .frame(let child):
                     parents.append(current)
                     current = child
                 case .finished(let result):
-                    if T.isEnabled { tracer.exitFrame(reverted: !result.isSuccess) }
+                    if T.isEnabled { traceExit(pendingMessage, result) }
                     resume(&current, with: result, kind: pendingMessage.kind)
                 }
                 continue
             }
             let kind = current.message.kind
             let result = finish(&current, status)
-            if T.isEnabled { tracer.exitFrame(reverted: !result.isSuccess) }
+            if T.isEnabled { traceExit(current.message, result) }
             guard var parent = parents.popLast() else { return makeResult(result, gasLimit: message.gas) }
             resume(&parent, with: result, kind: kind)
             current = parent

@@ -54,6 +54,10 @@ public enum Status: UInt8, Sendable {
     /// The execution's deadline passed (an `eth_call` over its time limit): every frame stops.
     case aborted
 
+    /// True for the endings that keep the frame's changes: STOP, RETURN, SELFDESTRUCT.
+    @inlinable
+    public var isSuccess: Bool { self == .stop || self == .returned || self == .selfDestructed }
+
     /// True for the exceptional halts, which consume all of the frame's gas.
     @inlinable
     public var isExceptional: Bool { rawValue >= Status.outOfGas.rawValue }

@@ -22,24 +22,28 @@ public protocol Tracer {
     mutating func didFinish(result: ExecutionResult, gasUsed: Int64)
 
     // Frame and value hooks (defaults below do nothing): see the extension.
-    mutating func enterFrame()
-    mutating func exitFrame(reverted: Bool)
+    mutating func enterFrame(_ message: Message, to: Address)
+    mutating func exitFrame(status: Status, gasUsed: Int64, output: [UInt8])
     mutating func didTransfer(from sender: Address, to recipient: Address, value: UInt256)
     mutating func didEmitLog(_ log: Log)
 }
 
 /// Frame and value hooks, for tracers that follow calls rather than instructions (eth_simulateV1's transfer
-/// logs, geth's `OnEnter` / `OnExit` / `OnLog`). Each has an empty default, so an instruction tracer ignores them.
+/// logs, geth's `OnEnter` / `OnExit` / `OnLog`: the call, prestate and 4byte tracers). Each has an empty default,
+/// so an instruction tracer ignores them.
 extension Tracer {
-    /// A message is about to start (the outermost one, or a CALL/CREATE child), before its depth and balance
-    /// checks; every call is matched by one ``exitFrame(reverted:)``.
+    /// `message` is about to start (the outermost one, or a CALL/CREATE child), before its depth and balance
+    /// checks; every call is matched by one ``exitFrame(status:gasUsed:output:)``. `to` is the account called (the
+    /// code's address for CALLCODE and DELEGATECALL), or for a creation the address the new contract gets, derived
+    /// before the checks (as geth reports it even when the creation then fails).
     @inlinable
-    public mutating func enterFrame() {}
+    public mutating func enterFrame(_ message: Message, to: Address) {}
 
-    /// The message last entered ended; `reverted` when it failed (revert or exceptional halt), which undoes its
-    /// state changes, logs and transfers.
+    /// The message last entered ended with `status` (a failure undoes its state changes, logs and transfers),
+    /// having used `gasUsed` of the gas it was given; `output` is its return or revert data, or for a successful
+    /// creation the code it deployed.
     @inlinable
-    public mutating func exitFrame(reverted: Bool) {}
+    public mutating func exitFrame(status: Status, gasUsed: Int64, output: [UInt8]) {}
 
     /// Value moved: a CALL's or CREATE's value (after its checks passed) or a SELFDESTRUCT's balance.
     @inlinable

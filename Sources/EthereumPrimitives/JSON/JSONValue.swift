@@ -56,6 +56,9 @@ public enum JSONValue: Sendable, Equatable, CustomStringConvertible {
 
     /// A JSON string literal for `s`.
     public static func quote(_ s: String) -> String {
+        // Most strings (hex data, names) need no escape: copied whole, not a scalar at a time (a contract's code in a
+        // trace is tens of kilobytes of hex).
+        if !s.utf8.contains(where: { $0 == 0x22 || $0 == 0x5c || $0 < 0x20 }) { return "\"" + s + "\"" }
         var out = "\""
         for scalar in s.unicodeScalars {
             switch scalar {

@@ -62,7 +62,8 @@ extension NodeRPCHandler {
         case "eth_getBlockByNumber", "eth_getBlockTransactionCountByNumber",
             "eth_getTransactionByBlockNumberAndIndex", "eth_getBlockReceipts":
             blockIndex = 0
-        case "eth_getBalance", "eth_getTransactionCount", "eth_getCode", "eth_call", "eth_estimateGas", "eth_createAccessList":
+        case "eth_getBalance", "eth_getTransactionCount", "eth_getCode", "eth_call", "eth_estimateGas", "eth_createAccessList",
+            "debug_traceCall":
             blockIndex = 1
         case "eth_getStorageAt", "eth_getProof":
             blockIndex = 2

@@ -46,7 +46,8 @@ enum SimulateRequestWire {
         return block
     }
 
-    private static func blockOverrides(_ value: JSONValue, path: String) throws(WireError) -> BlockOverrides {
+    /// Also debug_traceCall's `blockOverrides` (TraceConfig).
+    static func blockOverrides(_ value: JSONValue, path: String) throws(WireError) -> BlockOverrides {
         let o = try value.wireObject(path)
         var overrides = BlockOverrides()
         // geth reads the number as a big integer: one past 64 bits is "too many blocks" ahead, as UInt64.max is.
