@@ -91,7 +91,9 @@ extension DevChain {
         }
     }
 
-    private func intervalTick() {
+    private func intervalTick() async {
+        // Forked: a block that reads state not fetched yet is abandoned; the fork's tick fetches it and mines again.
+        if forkBinding.cache != nil { return await mineIntervalBlock() }
         _ = try? mineBlock(limit: Int.max, timestamp: nil, allowEmpty: true)
     }
 

@@ -1,9 +1,14 @@
 import EVM
 import EthereumPrimitives
+import Foundation
 
 extension DevChain {
-    /// The remote this chain forks, nil for a chain of its own.
-    public var forkCache: ForkCache? { working.state.fork?.cache }
+    /// The cache of the remote this chain forks, nil for a chain of its own. Read without entering the actor: the
+    /// node asks it on every request.
+    public nonisolated var forkCache: ForkCache? { forkBinding.cache }
+
+    /// The block a forked chain continues (nil for a chain of its own).
+    public nonisolated var forkPoint: ForkPoint? { forkBinding.cache?.point }
 
     /// The fork block's number on a forked chain (blocks up to it are the remote's), nil otherwise.
     public nonisolated var forkBlockNumber: UInt64? { forkPoint?.number }
@@ -40,6 +45,74 @@ extension DevChain {
         working.recordsChanges = true
         return (working, committed)
     }
+
+    /// Forks again (`anvil_reset` with forking parameters): the chain continues `cache`'s block instead, as if it had
+    /// been started there — blocks, state, pool, snapshots, time and run-time settings are those of a fresh fork;
+    /// automine or interval mining stay as they are, and so do the chain id and the fork rules (a remote of another
+    /// chain id is refused: a running node's chain id is fixed, start a new node for another chain).
+    public func refork(_ cache: ForkCache) async throws(ChainError) {
+        guard forkBinding.cache != nil else {
+            throw .invalidParams("this node was not started with --fork-url: it cannot fork (start it with --fork-url)")
+        }
+        guard cache.point.chainId == chainId else {
+            throw .fork(.wrongChain(expected: chainId, remote: cache.point.chainId))
+        }
+        // Everything that waits comes first: the actor's state is replaced in one synchronous step after it.
+        let fresh = try ChainStore(storage: .memory)
+        var start = config
+        start.hardfork = hardfork
+        let (newWorking, newCommitted) = try await Self.forkStart(cache, config: start, store: fresh)
+        store = fresh
+        forkBinding.set(cache)
+        working = newWorking
+        committed = newCommitted
+        head = cache.point.header
+        headHash = cache.point.hash
+        hashes = [cache.point.hash]
+        base = cache.point.number
+        numbersByHash = [cache.point.hash: cache.point.number]
+        blockCache = [:]
+        diffCache = [:]
+        pool = TransactionPool()
+        snapshots = [:]
+        timeOffset = 0
+        pendingTimeJump = 0
+        nextTimestamp = nil
+        devSettings = DevSettings()
+        finalized = nil
+    }
+
+    /// One interval-mining block on a forked chain: a block that read state not fetched yet was abandoned by the
+    /// miner; the state is fetched (one batch per round) and the block built again. A remote that cannot be
+    /// reached leaves the pool as it is for the next tick.
+    func mineIntervalBlock() async {
+        for _ in 0..<Self.maxForkRounds {
+            do {
+                _ = try mineBlock(limit: Int.max, timestamp: nil, allowEmpty: true)
+                return
+            } catch {
+                guard case .fork(.notFetched) = error, let cache = forkCache else { return }
+                do { try await cache.fetchMissing() } catch { return }
+            }
+        }
+    }
+
+    /// Fetch-and-repeat rounds before an operation is given up (each round fetches at least one new value).
+    public static let maxForkRounds = 64
+}
+
+/// The fork a chain currently continues, behind a lock so it can be read without entering the actor and replaced
+/// by ``DevChain/refork(_:)``.
+final class ForkBinding: @unchecked Sendable {
+    // @unchecked: `current` is only touched under `lock`.
+    private let lock = NSLock()
+    private var current: ForkCache?
+
+    init(_ cache: ForkCache?) { current = cache }
+
+    var cache: ForkCache? { lock.withLock { current } }
+
+    func set(_ cache: ForkCache) { lock.withLock { current = cache } }
 }
 
 /// What a forked chain's miner restores when a block read state not fetched yet: the block is abandoned
