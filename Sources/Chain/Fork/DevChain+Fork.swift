@@ -16,10 +16,16 @@ extension DevChain {
     /// The state and tries a forked chain starts from: the fork block's state read through `cache`, with the dev
     /// accounts funded as configured (their nonce and code stay the fork block's, as anvil does); the fork block
     /// is stored as the chain's first block, with those balances as its local state rows.
+    ///
+    /// From Prague, blocks need the system contracts (EIP-7002 and EIP-7251's end-of-block calls fail without code).
+    /// A remote that lacks them at the fork block (a test chain, such as eth-tester's, that never deployed them) gets
+    /// the standard ones in the fork's local state, as a dev chain's genesis holds them, so local blocks can be built;
+    /// they are read in the dev accounts' batch, at no extra round trip.
     static func forkStart(
         _ cache: ForkCache, config: ChainConfig, store: ChainStore
     ) async throws(ChainError) -> (working: JournaledState, committed: CommittedState) {
-        do { try await cache.prefetch(ForkFetchRequest(accounts: config.devAccounts.map(\.address))) } catch {
+        let systemContracts = SystemContracts.genesisAccounts(fork: config.hardfork)
+        do { try await cache.prefetch(ForkFetchRequest(accounts: config.devAccounts.map(\.address) + systemContracts.keys)) } catch {
             throw .fork(error)
         }
         var state = WorldState(fork: ForkOverlay(cache: cache))
@@ -27,6 +33,11 @@ extension DevChain {
             var local = state.account(account.address) ?? Account()
             local.balance = account.balance
             state.accounts[account.address] = local
+        }
+        for (address, standard) in systemContracts where state.account(address)?.code.isEmpty ?? true {
+            var local = standard
+            local.balance = state.account(address)?.balance ?? .zero
+            state.accounts[address] = local
         }
         var committed = CommittedState(state: WorldState())
         var changes = StateChanges()
