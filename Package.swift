@@ -211,6 +211,8 @@ let package = Package(
             name: "CarChainKitTests",
             dependencies: [
                 "CarChainKit", "CarChain", "AuthEmulator", "Chain", "EthereumCrypto", "EthereumPrimitives", "TestSupport",
+                // Fork tests: a node answered in process (DevNode) behind the fork's JSON-RPC remote.
+                "DevNode", "EthereumRPC", "EthereumWire", "EthereumTransactions",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
@@ -224,6 +226,8 @@ let package = Package(
             dependencies: [
                 "EthereumPrimitives", "EthereumCrypto", "EthereumTransactions", "EthereumABI", "EthereumWire", "EthereumRPC",
                 "EVM", "Chain", "Conformance", "DevNode", "CSecp256k1", "CLibCrypto",
+                // The fork benchmarks' remote source (CarChainKit's RemoteForkSource, shared by the node and the CLI).
+                "CarChainKit",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Benchmark", package: "benchmark"),
                 // The WebSocket fan-out benchmark's subscribers.

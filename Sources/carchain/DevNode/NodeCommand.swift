@@ -192,7 +192,7 @@ struct NodeCommand: AsyncParsableCommand {
     func run() async throws {
         let plan = try plan()
         let (config, loaded, blocks, finalizedBlock, directory) = (plan.config, plan.loaded, plan.blocks, plan.finalized, plan.directory)
-        let fork = try await forkOptions.open(directory: directory)
+        let fork = try await forkOptions.open(cacheDirectory: directory)
         let node = try await LocalNode.open(
             config: config, directory: directory, limits: limits, blocks: blocks, finalized: finalizedBlock,
             progress: blocks.map { ImportProgress(total: $0.count).report }, deployCarChain: !noCarchain, fork: fork)
@@ -204,7 +204,7 @@ struct NodeCommand: AsyncParsableCommand {
         }
         var logger = Logger(label: "carchain.node")
         logger.logLevel = verbose ? .info : silent ? .error : .warning
-        let lock = await node.chain.dataDirectoryLock
+        let lock = await node.directoryLock
         let banner = Banner(
             chain: node.chain, contract: node.contract, directory: directory, silent: silent,
             showsKeys: accountOptions.usesTestMnemonic)
