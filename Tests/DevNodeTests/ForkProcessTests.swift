@@ -15,7 +15,8 @@ import Glibc
 /// Issue 20's fork mode on node processes over loopback. Node A carries CarChain traffic; node B forks A at block N
 /// (`--fork-url`) through a stand-in proxy that counts what reaches A. B's answers at N are A's (balances, nonces,
 /// storage, code, `eth_call` of the CarChain getters); B's writes stay on B; a car rented on A after N is rented on A
-/// only, one B rents on B only. B restarted on its fork cache sends A nothing for what it read before. A killed while
+/// only, one B rents on B only. B killed with SIGKILL and restarted on its fork cache sends A nothing for what it read
+/// before. A killed while
 /// B fetches: B says so in a JSON-RPC error and still serves its cache. A answering 429 then 200: B waits as asked. A
 /// replaced by a node of another chain id: a clear error. The same fork against the py-evm reference node. And the
 /// CLI's `carchain rent … --fork-url` rehearsal, which prints the gas A later charges and sends nothing.
@@ -83,8 +84,8 @@ import Glibc
         var cached: [JSONValue] = []
         do {
             guard let b = try NodeProcess.start(forkArguments) else { return }
-            defer { b.stop() }
-            #expect(b.output.contains("forked at block \(try Quantity.decodeUInt64(n))"))
+            defer { b.stop(signal: SIGKILL) }  // kill -9: the cache file must survive it
+            #expect(b.output.contains("forked from \(proxy.url) at block \(try Quantity.decodeUInt64(n))"), "\(b.output)")
             #expect(try await call(b.url, "eth_blockNumber") == .string(n))
             #expect(try await call(b.url, "eth_chainId") == .string("0x4"))
             // B's latest (its head is the fork block) against A at N, and reads at N forwarded to A.
@@ -124,8 +125,8 @@ import Glibc
             #expect(try await call(a.url, "eth_getTransactionCount", "[\"\(HandlerHarness.account0)\",\"latest\"]") == nonceOnA)
         }
 
-        // B restarts on its cache: what it read before costs A nothing (counted at the proxy, which every request to
-        // A passes); something new is fetched.
+        // B, killed with SIGKILL, restarts on its cache: what it read before costs A nothing (counted at the proxy,
+        // which every request to A passes); something new is fetched.
         guard let b = try NodeProcess.start(forkArguments) else { return }
         defer { b.stop() }
         let before = proxy.forwarded
@@ -320,6 +321,18 @@ import Glibc
             environment: environment, removingEnvironment: ["CARCHAIN_RPC"])
         #expect(wrongChain.status == 1)
         #expect(wrongChain.stderr == "carchain: fork remote is chain 4, not the expected chain 1\n")
+        for (arguments, expected) in [
+            (["rent", "CAR3", "--fork-url", a.url, "--contract", Self.contract],
+             "carchain: not logged in: run `carchain login EMAIL`, or name the user (--user USER_ID)"),
+            (["stats", "--rpc", a.url, "--fork-url", a.url], "carchain: give --rpc or --fork-url, not both"),
+            (["car", "register", "1234ABC", "--at", "40.4,-3.7", "--fork-url", a.url],
+             "carchain: --at places the car on the fleet map: a rehearsal (--fork-url) changes nothing, give one or the other (see --help)"),
+            (["stats", "--fork-block-number", "3"], "carchain: --fork-block-number and --no-fork-cache need --fork-url (see --help)"),
+        ] {
+            let refused = try ProcessRunner.run(carchain, arguments, environment: environment, removingEnvironment: ["CARCHAIN_RPC"])
+            #expect(refused.status == 1, "\(arguments)")
+            #expect(refused.stderr == expected + "\n", "\(arguments)")
+        }
         let refusing = try #require(RefusingPort())
         defer { withExtendedLifetime(refusing) {} }
         let unreachable = try ProcessRunner.run(

@@ -82,14 +82,7 @@ extension DevChain {
         hashes = [cache.point.hash]
         base = cache.point.number
         numbersByHash = [cache.point.hash: cache.point.number]
-        blockCache = [:]
-        diffCache = [:]
-        pool = TransactionPool()
-        snapshots = [:]
-        timeOffset = 0
-        pendingTimeJump = 0
-        nextTimestamp = nil
-        devSettings = DevSettings()
+        clearRunTimeState()
         finalized = nil
     }
 

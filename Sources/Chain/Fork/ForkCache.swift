@@ -18,7 +18,7 @@ public final class ForkCache: @unchecked Sendable {
     /// The remote.
     public let remote: any ForkRemote
     /// Where fetched values are kept across restarts (nil: memory only, `--no-fork-cache`).
-    let file: ForkCacheFile?
+    public let file: ForkCacheFile?
 
     private let lock = NSLock()
     /// Fetched accounts: `.some(nil)` is an account known not to exist at the fork block.
