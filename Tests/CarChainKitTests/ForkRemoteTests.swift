@@ -2,6 +2,7 @@ import CarChain
 import CarChainKit
 import Chain
 import DevNode
+import EthereumCrypto
 import EthereumPrimitives
 import EthereumRPC
 import EthereumTransactions
@@ -149,6 +150,34 @@ import Testing
         await #expect(throws: AppError.self) {
             _ = try await ChainSession.sending(connection, signer: .devAccount(0), settings: SendSettings())
         }
+    }
+
+    /// A raw transaction from an account the fork has not read yet, whose nonce on A is past 0: the fork reads the
+    /// sender before judging the nonce, so the transaction is mined, not queued behind a gap that is not there.
+    @Test func aRawTransactionFromAnUnreadSenderIsMinedAtItsRemoteNonce() async throws {
+        let a = try await Remote.make()
+        let key = try PrivateKey(hex: "0x" + String(repeating: "42", count: 32))
+        let manager = try #require(a.chain.accounts.first)
+        _ = try await a.chain.sendTransaction(CallRequest(from: manager, to: key.address, value: UInt256(1_000_000_000_000_000_000 as UInt64)))
+        let price = await a.chain.gasPrice()
+        func signed(_ nonce: UInt64) -> String {
+            Hex.encode(
+                Transaction.legacy(
+                    LegacyTransaction(nonce: nonce, gasPrice: price * UInt256(2), gasLimit: 21_000, to: manager, value: UInt256(1), chainId: 4)
+                ).sign(with: key).encoded)
+        }
+        for nonce in 0..<2 {
+            let sent = try await a.answer("eth_sendRawTransaction", .array([.string(signed(UInt64(nonce)))]))
+            #expect(sent["error"] == nil, "\(sent)")
+        }
+        #expect(try await a.chain.nonce(key.address) == 2)
+        let fork = try await ForkedChain.open(a.settings(a.transport, block: await a.chain.blockNumber()))
+        let b = NodeRPCHandler(chain: fork.chain)
+        let sent = try await Remote.answer(b, "eth_sendRawTransaction", .array([.string(signed(2))]))
+        let hash = try #require(sent["result"], "\(sent)")
+        let receipt = try await Remote.answer(b, "eth_getTransactionReceipt", .array([hash]))
+        #expect(receipt["result"]?["status"] == .string("0x1"), "\(receipt)")
+        await fork.chain.close()
     }
 
     @Test func anvilResetWithForkingParametersForksAgain() async throws {

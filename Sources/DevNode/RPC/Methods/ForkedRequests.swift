@@ -30,6 +30,13 @@ extension NodeRPCHandler {
             _ = try? await runMaybeForked("eth_estimateGas", params: .array([call, .string("pending")]))
         }
         let readOnly = Self.isReadOnly(name)
+        // A write is judged by its sender's nonce and balance before it runs (the pool queues a nonce past the one it
+        // reads): read them first, so a missing sender cannot make a valid transaction wait forever for a nonce gap.
+        if !readOnly, let call = Self.call(of: request) {
+            do { try await cache.prefetch(ForkFetchRequest(accounts: [call.from, call.to].compactMap { $0 })) } catch {
+                throw JSONRPCErrorObject(ChainError.fork(error))
+            }
+        }
         var hinted = false
         for _ in 0..<DevChain.maxForkRounds {
             // This request's own misses, wherever its reads run (other requests' misses are theirs).
