@@ -82,6 +82,22 @@ import Testing
         #expect(try await fork.storage(Self.counter, slot: .zero) == UInt256(101))
     }
 
+    /// geth's state override on a fork: `state` replaces the account's whole storage, so none of the fork block's
+    /// slots show through; `stateDiff` writes some and leaves the others the fork block's.
+    @Test func aStateOverrideReplacesTheForkBlocksStorage() async throws {
+        let (source, n) = try await source()
+        let cache = try await ChainBackedRemote.fork(source, at: n)
+        let fork = try await DevChain(config: .deterministic(), fork: cache)
+        let read = CallRequest(to: Self.reader, data: [])
+        func slot0(_ overrides: StateOverrides) async throws -> UInt256 {
+            UInt256(truncatingBigEndian: try await settled(cache) { try await fork.call(read, overrides: overrides).output })
+        }
+        #expect(try await slot0([:]) == UInt256(42))
+        #expect(try await slot0([Self.reader: AccountOverride(state: [:])]) == .zero)
+        #expect(try await slot0([Self.reader: AccountOverride(stateDiff: [UInt256(1): UInt256(5)])]) == UInt256(42))
+        #expect(try await slot0([:]) == UInt256(42))  // the live state is untouched
+    }
+
     @Test func forkingAgainMovesTheChainToTheNewBlock() async throws {
         let (source, n) = try await source()
         let cache = try await ChainBackedRemote.fork(source, at: n)
