@@ -223,6 +223,8 @@ let package = Package(
             name: "CarChainKitTests",
             dependencies: [
                 "CarChainKit", "CarChain", "AuthEmulator", "Chain", "EthereumCrypto", "EthereumPrimitives", "TestSupport",
+                // Fork tests: a node answered in process (DevNode) behind the fork's JSON-RPC remote.
+                "DevNode", "EthereumRPC", "EthereumWire", "EthereumTransactions",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]

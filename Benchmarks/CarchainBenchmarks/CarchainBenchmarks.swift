@@ -17,6 +17,7 @@ let benchmarks: @Sendable () -> Void = {
     registerNodeBenchmarks()
     registerAppBenchmarks()
     registerTraceBenchmarks()
+    registerForkBenchmarks()
     registerWebSocketBenchmarks()
     registerJSONBenchmarks()
 }

@@ -123,12 +123,29 @@ import Testing
         #expect(decoded.encoded == dump.encoded)
     }
 
-    @Test func resetWithForkingIsRefused() async throws {
+    /// Forking parameters need a node started with --fork-url (ForkRemoteTests re-forks one); here they are refused,
+    /// and parameters of the wrong shape are -32602 naming what is wrong.
+    @Test func resetWithForkingOnANodeThatDoesNotForkIsRefused() async throws {
         let h = try await HandlerHarness.make()
         let answer = try await h.answer("anvil_reset", "[{\"forking\":{\"jsonRpcUrl\":\"http://localhost:1\",\"blockNumber\":1}}]")
         #expect(answer["error"]?["code"] == .number("-32602"))
-        #expect(message(answer).contains("fork mode is not available"))
+        #expect(message(answer).contains("this node was not started with --fork-url"))
+        for (params, expected) in [
+            ("[{\"forking\":{\"blockNumber\":\"twelve\"}}]", "forking.blockNumber"),
+            ("[{\"forking\":{\"jsonRpcUrl\":7}}]", "forking.jsonRpcUrl: expected a URL string"),
+            ("[{\"forking\":{\"url\":\"http://x\"}}]", "unknown member \"url\""),
+            ("[{\"forking\":5}]", "forking: expected an object"),
+            ("[{\"forking\":{},\"extra\":1}]", "unknown member beside \"forking\""),
+            ("[7]", "expected an object (forking options) or nothing"),
+        ] {
+            let refused = try await h.answer("hardhat_reset", params)
+            #expect(refused["error"]?["code"] == .number("-32602"), "\(params)")
+            #expect(message(refused).contains(expected), "\(params): \(message(refused))")
+        }
+        // No forking parameters: a plain reset, in either spelling.
         #expect(try await h.result("hardhat_reset", "[]") == .bool(true))
+        #expect(try await h.result("anvil_reset", "[{}]") == .null)
+        #expect(try await h.result("anvil_reset", "[{\"forking\":null}]") == .null)
     }
 
     @Test func blockSettingsApplyToTheNextBlocks() async throws {

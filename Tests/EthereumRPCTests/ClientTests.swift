@@ -139,7 +139,8 @@ import TestSupport
 
     @Test func jsonRPCErrorKeepsCodeMessageAndData() async throws {
         let server = try await ScriptedHTTPServer.start { _, _ in
-            .json(Wire.error(id: 1, code: -32005, message: "limit exceeded", data: #"{"retryAfter":2}"#), status: 429)
+            // A 4xx with a JSON-RPC error body is the node's answer (HTTP 429 is not: RetryAfterTests).
+            .json(Wire.error(id: 1, code: -32005, message: "limit exceeded", data: #"{"retryAfter":2}"#), status: 400)
         }
         defer { Task { await server.stop() } }
         let client = try RPCClient(url: server.url, timeout: 5)

@@ -44,4 +44,18 @@ import TestSupport
         }
         #expect(ContinuousClock.now - start < .seconds(3))
     }
+
+    @Test func rateLimitedNodeIsAskedAgainNoSoonerThanItsRetryAfter() async throws {
+        let server = try await ScriptedHTTPServer.start { index, _ in
+            index == 0
+                ? ScriptedHTTPServer.Reply(status: 429, body: Array("busy".utf8), headers: [("Retry-After", "1")])
+                : .json(Wire.result(id: 1, #""0x2a""#))
+        }
+        defer { Task { await server.stop() } }
+        let client = try RPCClient(url: server.url, timeout: 5, retryPolicy: RetryTests.fast)
+        let start = ContinuousClock.now
+        #expect(try await client.blockNumber() == 42)
+        #expect(ContinuousClock.now - start >= .seconds(1))
+        #expect(server.requests.count == 2)
+    }
 }

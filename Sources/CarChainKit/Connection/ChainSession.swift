@@ -6,10 +6,10 @@ import EthereumPrimitives
 import EthereumRPC
 import Foundation
 
-/// A connection to the chain for one operation, resolved in one place: the backend (a JSON-RPC node by URL;
-/// otherwise the `carchain node` that owns the data directory, found through its lock file; otherwise the
-/// embedded chain opened in-process on the data directory), the node's chain id (checked before anything
-/// else), the signer and sender for transactions, and the CarChain contract.
+/// A connection to the chain for one operation, resolved in one place: the backend (a JSON-RPC node by URL; a
+/// fork of one in this process, `--fork-url`; otherwise the `carchain node` that owns the data directory, found
+/// through its lock file; otherwise the embedded chain opened in-process on the data directory), the node's chain
+/// id (checked before anything else), the signer and sender for transactions, and the CarChain contract.
 public struct ChainSession: Sendable {
     /// The JSON-RPC client (HTTP, or in-process to the embedded chain).
     public let client: RPCClient
@@ -26,6 +26,8 @@ public struct ChainSession: Sendable {
     public let home: CarchainHome
     /// What the session was opened with.
     public let connection: ChainConnection
+    /// The remote block the session's chain forks (`--fork-url`); nil on any other chain.
+    public let fork: ForkOrigin?
 
     /// Connects for reads only (no signer).
     public static func reading(_ connection: ChainConnection) async throws -> ChainSession {
@@ -48,9 +50,17 @@ public struct ChainSession: Sendable {
     ) async throws -> ChainSession {
         let client: RPCClient
         var dataDirectory: URL?
+        var fork: ForkOrigin?
         if let given {
             client = given
             if connection.url == nil { dataDirectory = connection.dataDirectory }
+        } else if let settings = connection.fork {
+            guard signer == nil else {
+                throw AppError.failed("nothing is signed on a fork (--fork-url): a transaction there is rehearsed, not sent")
+            }
+            let forked = try await ForkedChain.open(settings)
+            client = forked.client
+            fork = forked.origin
         } else if let url = connection.url {
             client = try RPCClient(url: url, timeout: connection.timeout)
         } else {
@@ -69,7 +79,8 @@ public struct ChainSession: Sendable {
         }
         return ChainSession(
             client: client, chainID: chainID, dataDirectory: dataDirectory, sender: sender,
-            backend: RPCContractBackend(client: client, sender: sender), home: CarchainHome.current(), connection: connection)
+            backend: RPCContractBackend(client: client, sender: sender), home: CarchainHome.current(), connection: connection,
+            fork: fork)
     }
 
     /// The same connection, sending with `key` (a logged-in user's unlocked keystore, or the dev funder).
@@ -78,7 +89,7 @@ public struct ChainSession: Sendable {
             client: client, signer: PrivateKeySigner(key: key), options: settings.sendOptions(chainID: chainID))
         return ChainSession(
             client: client, chainID: chainID, dataDirectory: dataDirectory, sender: sender,
-            backend: RPCContractBackend(client: client, sender: sender), home: home, connection: connection)
+            backend: RPCContractBackend(client: client, sender: sender), home: home, connection: connection, fork: fork)
     }
 
     /// Whether dev accounts may fund and sign on this chain (see ``SignerSource``).
@@ -97,6 +108,9 @@ public struct ChainSession: Sendable {
             address = remembered
         } else if dataDirectory == nil, let remembered = try home.contract(chainID: chainID) {
             address = remembered
+        } else if let fork {
+            throw AppError.failed(
+                "no CarChain contract known for chain \(chainID) (\(fork.remote)): give --contract ADDRESS (the live deployment's)")
         } else {
             throw AppError.noContract(chainID: chainID)
         }

@@ -16,6 +16,9 @@ public struct LocalNode: Sendable {
     public let handler: NodeRPCHandler
     /// The data directory; nil in memory.
     public let directory: URL?
+    /// The data directory's lock when the chain itself holds none: a forked chain lives in memory, but the node still
+    /// owns its directory (its fork cache and auth data), so CLI commands on that directory find the node's URL here.
+    public let forkLock: ChainLock?
 
     /// Opens everything; on failure nothing is left open.
     ///
@@ -29,10 +32,15 @@ public struct LocalNode: Sendable {
         fork: ForkCache? = nil
     ) async throws -> LocalNode {
         let chain: DevChain
+        var forkLock: ChainLock?
         do {
             // A forked chain (`--fork-url`) lives in memory; the directory keeps its fork cache and the auth data.
+            if fork != nil, let directory { forkLock = try ChainLock.acquire(directory: directory) }
             chain = try await DevChain(config: config, storage: fork == nil ? directory.map { .directory($0) } ?? .memory : .memory, fork: fork)
         } catch {
+            forkLock?.release()
+            // A fork's start reads the remote (the dev accounts): its failures say what the remote did.
+            if case .fork(let failure)? = error as? ChainError { throw AppError.failed(failure.description) }
             throw AppError.failed(directory.map { "cannot open the chain at \($0.path): \(error)" } ?? "cannot create the chain: \(error)")
         }
         var contract: Address?
@@ -53,6 +61,7 @@ public struct LocalNode: Sendable {
             }
         } catch {
             await chain.close()
+            forkLock?.release()
             throw error
         }
         let auth: AuthEmulator
@@ -64,11 +73,22 @@ public struct LocalNode: Sendable {
             }
         } catch {
             await chain.close()
+            forkLock?.release()
             throw AppError.failed("cannot start the auth emulator: \(error)")
         }
-        return LocalNode(chain: chain, contract: contract, auth: auth, handler: NodeRPCHandler(chain: chain, limits: limits), directory: directory)
+        return LocalNode(
+            chain: chain, contract: contract, auth: auth, handler: NodeRPCHandler(chain: chain, limits: limits), directory: directory,
+            forkLock: forkLock)
     }
 
-    /// Closes the chain (the auth emulator's store closes with the process).
-    public func close() async { await chain.close() }
+    /// The data directory's lock, whoever took it (the chain on disk, or this node for a forked chain).
+    public var directoryLock: ChainLock? {
+        get async { await chain.dataDirectoryLock ?? forkLock }
+    }
+
+    /// Closes the chain and releases the data directory (the auth emulator's store closes with the process).
+    public func close() async {
+        await chain.close()
+        forkLock?.release()
+    }
 }

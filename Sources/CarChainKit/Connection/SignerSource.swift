@@ -34,6 +34,22 @@ public enum SignerSource: Sendable {
         return ["pyevm-node", "anvil", "hardhat", "ganache", "ethereumjs testrpc", "dev"].contains { version.contains($0) }
     }
 
+    /// The signer's address without unlocking anything (no password is asked): what a rehearsal on a fork acts as,
+    /// where nothing is signed. Nil for ``automatic``. A keystore must name its address (keystore v3's optional
+    /// `address` member, which geth and this toolkit write).
+    public func address() throws -> Address? {
+        switch self {
+        case .key(let key): return key.address
+        case .keystore(let url, _):
+            guard let address = try KeystoreDirectory.load(url).address else {
+                throw AppError.failed("\(url.lastPathComponent) names no address: give the key another way (--private-key-env) to act as it")
+            }
+            return address
+        case .devAccount(let index): return try DevAccounts.key(index: index).address
+        case .automatic: return nil
+        }
+    }
+
     /// The signing key. `clientVersion` is asked only when a dev account may be used.
     public func key(chainID: UInt64, clientVersion: () async -> String?) async throws -> PrivateKey {
         switch self {

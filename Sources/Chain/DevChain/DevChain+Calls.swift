@@ -34,7 +34,7 @@ extension DevChain {
         var hi = call.gas
         if !call.gasPrice.isZero {
             let balance: UInt256
-            if let state = context.historical { balance = state[call.from]?.balance ?? .zero } else { balance = try self.balance(call.from, at: id) }
+            if let state = context.historical { balance = state.account(call.from)?.balance ?? .zero } else { balance = try self.balance(call.from, at: id) }
             let available = balance > call.value ? balance - call.value : .zero
             let allowance = available / call.gasPrice
             if allowance < UInt256(hi) { hi = allowance.low64 }

@@ -91,7 +91,9 @@ extension DevChain {
         }
     }
 
-    private func intervalTick() {
+    private func intervalTick() async {
+        // Forked: a block that reads state not fetched yet is abandoned; the fork's tick fetches it and mines again.
+        if forkBinding.cache != nil { return await mineIntervalBlock() }
         _ = try? mineBlock(limit: Int.max, timestamp: nil, allowEmpty: true)
     }
 
@@ -206,6 +208,7 @@ extension DevChain {
         // Forked: a block that read state not fetched yet is abandoned whole (DevChain+Fork.swift).
         let forkGuard = ForkMiningGuard(self)
         SystemCalls.beginBlock(parentHash: headHash, parentBeaconBlockRoot: beaconRoot, in: &working, block: env, fork: fork)
+        let afterSystemCalls = forkGuard?.cache.missMark
 
         var included: [SignedTransaction] = []
         var senders: [Address] = []
@@ -248,7 +251,12 @@ extension DevChain {
             senders.append(candidate.sender)
             outcomes.append(outcome)
         }
-        if let forkGuard, forkGuard.missed {
+        // A block with nothing to mine is not built anyway: misses of the system calls alone do not fail it (an
+        // automined submission would fail after its own block was mined), misses choosing or running a
+        // transaction do.
+        if let forkGuard, forkGuard.missed,
+            !(included.isEmpty && !allowEmpty && !(afterSystemCalls.map { forkGuard.cache.missed(since: $0) } ?? true))
+        {
             forkGuard.restore(self, droppingIncluded: allowEmpty ? [] : included.map(\.hash))
             throw .fork(.notFetched)
         }

@@ -20,20 +20,26 @@ extension DevChain {
         }
         for hash in hashes.dropFirst() { numbersByHash[hash] = nil }
         hashes = [hashes[0]]
-        blockCache = [:]
-        diffCache = [:]
         head = header
         headHash = hashes[0]
         committed = rebuilt
         working = JournaledState(state: genesisState)
         working.recordsChanges = true
+        clearRunTimeState()
+        if finalized != nil { try setFinalized(nil) }
+    }
+
+    /// What a reset (and a new fork) clears besides blocks and state: cached blocks and diffs, the pool, snapshots,
+    /// time changes and the run-time settings. Automine and interval mining stay.
+    func clearRunTimeState() {
+        blockCache = [:]
+        diffCache = [:]
         pool = TransactionPool()
         snapshots = [:]
         timeOffset = 0
         pendingTimeJump = 0
         nextTimestamp = nil
         devSettings = DevSettings()
-        if finalized != nil { try setFinalized(nil) }
     }
 
     // MARK: State dumps (anvil_dumpState / anvil_loadState, --dump-state / --load-state)

@@ -26,10 +26,11 @@ public actor DevChain {
     public nonisolated let genesisTimestamp: UInt64
     /// The configuration the chain was opened with.
     public nonisolated let config: ChainConfig
-    /// The remote block a forked chain continues (nil for a chain of its own).
-    public nonisolated let forkPoint: ForkPoint?
+    /// The remote a forked chain continues (Fork/DevChain+Fork.swift); empty for a chain of its own.
+    nonisolated let forkBinding: ForkBinding
 
-    let store: ChainStore
+    /// The blocks; a forked chain's memory store is replaced when it forks again (``refork(_:)``).
+    var store: ChainStore
     var lock: ChainLock?
     /// The head state plus dev-control changes not yet in a block; records changes for the next block.
     var working: JournaledState
@@ -77,6 +78,7 @@ public actor DevChain {
     /// With `fork`, the chain continues the remote chain `fork` reads (Fork/): its first block is the fork block's
     /// child, its state the fork block's read lazily, its chain id the remote's; it is kept in memory only.
     public init(config: ChainConfig = ChainConfig(), storage: ChainStorage = .memory, fork: ForkCache? = nil) async throws(ChainError) {
+        var config = config
         // A dev chain mines its own blocks, which need receipts with a status (Byzantium); a chain from a genesis
         // file may start earlier, since its early blocks are imported, not mined.
         guard config.hardfork >= .byzantium || config.genesis != nil else {
@@ -99,6 +101,9 @@ public actor DevChain {
             guard case .memory = storage, config.genesis == nil else {
                 throw .configMismatch("a forked chain is kept in memory and has no genesis file")
             }
+            // Without --hardfork, local blocks follow the latest fork the fork block's header fields allow.
+            if config.keepsStoredHardfork { config.hardfork = fork.point.impliedHardfork(atMost: config.hardfork) }
+            hardfork = config.hardfork
             let start = try await Self.forkStart(fork, config: config, store: store)
             (working, committed, head, hashes) = (start.working, start.committed, fork.point.header, [fork.point.hash])
             chainId = fork.point.chainId
@@ -177,7 +182,6 @@ public actor DevChain {
         }
         working.recordsChanges = true
 
-        var config = config
         if let genesis {
             config.use(genesis)
             hardfork = genesis.schedule.latestFork
@@ -185,7 +189,7 @@ public actor DevChain {
         }
         self.chainId = chainId
         self.base = base
-        self.forkPoint = fork?.point
+        self.forkBinding = ForkBinding(fork)
         if fork != nil { config.chainId = chainId }
         self.hardfork = hardfork
         config.hardfork = hardfork  // the stored fork, when keepsStoredHardfork adopted it

@@ -159,7 +159,7 @@ public enum TransactionExecutor {
         let fork = rules.fork
         let tx = executable.transaction
         if fork < tx.type.introducedIn { throw .typeNotSupported(type: tx.type.rawValue) }
-        let sender = state[executable.sender]
+        let sender = state.account(executable.sender)  // on a forked chain, the fork block's account when not written here
         let accountNonce = sender?.nonce ?? 0
         if checks.nonce {
             if accountNonce < tx.nonce { throw .nonceTooHigh(expected: accountNonce, got: tx.nonce) }

@@ -18,7 +18,7 @@ public final class ForkCache: @unchecked Sendable {
     /// The remote.
     public let remote: any ForkRemote
     /// Where fetched values are kept across restarts (nil: memory only, `--no-fork-cache`).
-    let file: ForkCacheFile?
+    public let file: ForkCacheFile?
 
     private let lock = NSLock()
     /// Fetched accounts: `.some(nil)` is an account known not to exist at the fork block.
@@ -28,7 +28,9 @@ public final class ForkCache: @unchecked Sendable {
     private var missingAccounts: Set<Address> = []
     private var missingSlots: Set<StorageSlot> = []
     private var missingHashes: Set<UInt64> = []
-    /// Counts misses recorded since creation: an operation compares it before and after it ran.
+    /// Counts every read that found nothing, since creation: an operation compares it before and after it ran. Every
+    /// miss counts, not only the first of an item: a run that reads an item another run already found missing (and
+    /// that is still being fetched, or whose fetch failed) got the empty value too.
     private var missCount: UInt64 = 0
     /// Fetches sent to the remote (each one batched request, or a few when it is large).
     private var fetchCount: UInt64 = 0
@@ -38,12 +40,12 @@ public final class ForkCache: @unchecked Sendable {
 
     /// A cache over `remote` at `point`, keeping what it fetches in `file` when given (loading what the file
     /// already holds).
-    public init(point: ForkPoint, remote: any ForkRemote, file: ForkCacheFile? = nil) throws(ForkError) {
+    public init(point: ForkPoint, remote: any ForkRemote, file: ForkCacheFile? = nil) {
         self.point = point
         self.remote = remote
         self.file = file
         if let file {
-            let loaded = try file.load()
+            let loaded = file.loaded
             for (address, account) in loaded.accounts { accounts[address] = account.map(Self.account) }
             slots = loaded.slots
             hashes = loaded.blockHashes
@@ -61,7 +63,9 @@ public final class ForkCache: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if let known = accounts[address] { return known }
-        if missingAccounts.insert(address).inserted { missCount &+= 1 }
+        missingAccounts.insert(address)
+        missCount &+= 1
+        Self.missCounter?.add()
         return nil
     }
 
@@ -75,10 +79,12 @@ public final class ForkCache: @unchecked Sendable {
         switch accounts[address] {
         case .some(.none): return .zero
         case .some(.some(let account)) where account.code.isEmpty: return .zero
-        case .none: if missingAccounts.insert(address).inserted { missCount &+= 1 }
+        case .none: missingAccounts.insert(address)
         default: break
         }
-        if missingSlots.insert(slot).inserted { missCount &+= 1 }
+        missingSlots.insert(slot)
+        missCount &+= 1
+        Self.missCounter?.add()
         return .zero
     }
 
@@ -88,11 +94,18 @@ public final class ForkCache: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if let hash = hashes[number] { return hash }
-        if missingHashes.insert(number).inserted { missCount &+= 1 }
+        missingHashes.insert(number)
+        missCount &+= 1
+        Self.missCounter?.add()
         return .zero
     }
 
     // MARK: Fetching
+
+    /// The misses of the operation running in this task (the node sets one per request): unlike ``missed(since:)``,
+    /// which counts every task's misses, it tells whether *this* request read something not fetched, so concurrent
+    /// requests do not make each other run again.
+    @TaskLocal public static var missCounter: ForkMissCounter?
 
     /// A mark to pass to ``missed(since:)``.
     public var missMark: UInt64 {
@@ -101,11 +114,12 @@ public final class ForkCache: @unchecked Sendable {
         return missCount
     }
 
-    /// True when a read since `mark` found something not fetched (and something is still missing).
+    /// True when a read since `mark` found something not fetched: what read it got an empty value, even if the value
+    /// has been fetched since (by another request's fetch), so its result must not be used.
     public func missed(since mark: UInt64) -> Bool {
         lock.lock()
         defer { lock.unlock() }
-        return missCount != mark && !(missingAccounts.isEmpty && missingSlots.isEmpty && missingHashes.isEmpty)
+        return missCount != mark
     }
 
     /// How many fetches went to the remote since the chain started (a restart over a full cache file: none).
@@ -115,11 +129,18 @@ public final class ForkCache: @unchecked Sendable {
         return fetchCount
     }
 
-    /// Fetches everything recorded missing; returns false when nothing was.
+    /// Fetches everything recorded missing, with what `hint` names that is not cached yet (the accounts and slots
+    /// a call's access list names), in one batch; returns false when there was nothing to fetch.
     @discardableResult
-    public func fetchMissing() async throws(ForkError) -> Bool {
+    public func fetchMissing(with hint: ForkFetchRequest = ForkFetchRequest()) async throws(ForkError) -> Bool {
         let request: ForkFetchRequest = lock.withLock {
-            ForkFetchRequest(accounts: Array(missingAccounts), slots: Array(missingSlots), blockHashes: Array(missingHashes))
+            var accountSet = missingAccounts
+            var slotSet = missingSlots
+            var hashSet = missingHashes
+            for address in hint.accounts where accounts[address] == nil { accountSet.insert(address) }
+            for slot in hint.slots where slots[slot] == nil { slotSet.insert(slot) }
+            for number in hint.blockHashes where hashes[number] == nil && number != point.number { hashSet.insert(number) }
+            return ForkFetchRequest(accounts: Array(accountSet), slots: Array(slotSet), blockHashes: Array(hashSet))
         }
         if request.isEmpty { return false }
         try await fetch(request)
@@ -181,4 +202,18 @@ public final class ForkCache: @unchecked Sendable {
             }
         }
     }
+}
+
+/// Counts the reads one operation made of state not fetched yet (``ForkCache/missCounter``).
+public final class ForkMissCounter: @unchecked Sendable {
+    // @unchecked: `count` is only touched under `lock`.
+    private let lock = NSLock()
+    private var count = 0
+
+    public init() {}
+
+    /// Reads that found nothing so far.
+    public var misses: Int { lock.withLock { count } }
+
+    func add() { lock.withLock { count += 1 } }
 }

@@ -33,7 +33,8 @@ extension WorldState {
 
     @usableFromInline @inline(never)
     static func remoteAccount(_ address: Address, _ fork: ForkOverlay) -> Account? {
-        if fork.detached.contains(address) { return nil }
+        // The sets are empty until the local chain deletes an account or clears a slot: no hashing until then.
+        if !fork.detached.isEmpty, fork.detached.contains(address) { return nil }
         return fork.cache.account(address)
     }
 
@@ -46,7 +47,8 @@ extension WorldState {
 
     @inline(never)
     static func remoteSlot(_ address: Address, _ key: UInt256, _ fork: ForkOverlay) -> UInt256 {
-        if fork.detached.contains(address) || fork.zeroed.contains(StorageSlot(address: address, key: key)) { return .zero }
+        if !fork.detached.isEmpty, fork.detached.contains(address) { return .zero }
+        if !fork.zeroed.isEmpty, fork.zeroed.contains(StorageSlot(address: address, key: key)) { return .zero }
         return fork.cache.slot(address, key)
     }
 

@@ -3,7 +3,7 @@ import EthereumTransactions
 
 /// Where a forked chain reads the state it has not written itself: a node of another chain, at one block
 /// (the fork block). `Chain` knows no protocol, so this is the seam: the JSON-RPC implementation lives above
-/// (the CLI's `RemoteForkSource`); tests may answer from memory.
+/// (CarChainKit's `RemoteForkSource`, which the node and the CLI share); tests may answer from memory.
 ///
 /// Every method is a read. A source never sends anything that changes the remote's state.
 public protocol ForkRemote: Sendable {
@@ -21,6 +21,10 @@ public protocol ForkRemote: Sendable {
 
     /// Sends a read the chain does not answer itself (a block before the fork block) and returns its result.
     func forward(method: String, params: [JSONValue]) async throws(ForkError) -> JSONValue
+
+    /// A new fork with the same settings (cache directory, time limits, the chain id the remote must have) of the
+    /// node at `url` (nil: this remote's) at `blockNumber` (nil: its latest): `anvil_reset`'s forking parameters.
+    func reopen(url: String?, blockNumber: UInt64?) async throws(ForkError) -> ForkCache
 }
 
 /// What one fetch asks for.
@@ -83,6 +87,26 @@ public struct ForkPoint: Sendable, Equatable {
 
     /// The fork block's number.
     public var number: UInt64 { header.number }
+
+    /// The latest fork, at most `latest`, whose header fields the fork block has: a block with a requests hash
+    /// (EIP-7685) is Prague or later, blob gas fields Cancun, a withdrawals root Shanghai, zero difficulty with a base
+    /// fee Paris, a base fee London; anything earlier runs Byzantium, the first fork a dev chain mines. Local blocks
+    /// then carry the same header fields as the remote's, and a block from before a fork is not run under its rules.
+    public func impliedHardfork(atMost latest: Hardfork) -> Hardfork {
+        let implied: Hardfork
+        if header.requestsHash != nil {
+            implied = latest
+        } else if header.excessBlobGas != nil {
+            implied = .cancun
+        } else if header.withdrawalsRoot != nil {
+            implied = .shanghai
+        } else if header.baseFeePerGas != nil {
+            implied = header.difficulty.isZero ? .paris : .london
+        } else {
+            implied = .byzantium
+        }
+        return min(implied, latest)
+    }
 }
 
 /// Why a forked chain could not read the remote. Each case says what to do about it.
@@ -108,7 +132,7 @@ public enum ForkError: Error, Sendable, Equatable, CustomStringConvertible {
         case .refused(let method, let reason): return "fork remote refused \(method): \(reason)"
         case .malformed(let method, let reason): return "fork remote answered \(method) with something unreadable: \(reason)"
         case .wrongChain(let expected, let remote):
-            return "fork remote is chain \(remote), not the expected chain \(expected) (--fork-chain-id)"
+            return "fork remote is chain \(remote), not the expected chain \(expected)"
         case .blockNotAvailable(let what): return "fork block not available: \(what)"
         case .cache(let why): return "fork cache: \(why)"
         case .notFetched: return "state not yet read from the fork remote; nothing was mined, try again"

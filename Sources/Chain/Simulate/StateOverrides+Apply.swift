@@ -42,6 +42,8 @@ enum StateOverrideApplication {
                 for key in existing.keys where storage[key] == nil { journaled.setStorage(address, key, .zero) }
                 // geth recreates the account for a new storage: it exists afterwards even when the storage is empty.
                 journaled.touch(address)
+                // Forked: none of the fork block's slots of this account show through any more.
+                journaled.state.fork?.detached.insert(address)
                 for (key, value) in storage { journaled.setStorage(address, key, value) }
             }
             if let diff = change.stateDiff {

@@ -280,7 +280,11 @@ public struct JournaledState: Host {
                 held = state.accounts.removeValue(forKey: address).map { (address, $0) }
             }
             held?.account.storage[entry.key] = entry.current.isZero ? nil : entry.current
-            if entry.current.isZero, state.fork != nil { state.fork?.zeroed.insert(StorageSlot(address: address, key: entry.key)) }
+            // Forked: a slot cleared to zero hides the fork block's value. Only a clearing counts: an entry back at its
+            // zero original (a call's writes reverted before this flush) changes nothing.
+            if entry.current.isZero, !entry.original.isZero, state.fork != nil {
+                state.fork?.zeroed.insert(StorageSlot(address: address, key: entry.key))
+            }
         }
         if let (heldAddress, account) = held { state.accounts[heldAddress] = account }
         slots.markClean()

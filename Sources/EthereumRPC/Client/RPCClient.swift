@@ -151,8 +151,10 @@ public struct RPCClient: Sendable {
                 return try await attempt()
             } catch {
                 retry += 1
-                guard retry < retryPolicy.maxAttempts, retryPolicy.shouldRetry(error, idempotent: idempotent) else { throw error }
-                try await pause(seconds: retryPolicy.delay(beforeRetry: retry, random: Double.random(in: 0..<1)), after: error)
+                guard retry < retryPolicy.maxAttempts, retryPolicy.shouldRetry(error, idempotent: idempotent),
+                    let delay = retryPolicy.delay(after: error, retry: retry, random: Double.random(in: 0..<1))
+                else { throw error }
+                try await pause(seconds: delay, after: error)
             }
         }
     }

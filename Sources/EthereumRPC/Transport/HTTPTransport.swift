@@ -73,9 +73,14 @@ public struct HTTPTransport: RPCTransport {
             let buffer = try await Self.collect(response.body, upTo: maxResponseBytes, before: end, timeout: timeout)
             let bytes = Array(buffer.readableBytesView)
             guard (200..<300).contains(response.status.code) else {
-                // Some nodes send JSON-RPC errors with a 4xx/5xx status: those are answers, not HTTP failures.
-                if HTTPTransport.looksLikeJSON(bytes) { return bytes }
-                throw TransportError.http(status: Int(response.status.code), body: JSONRPCResponse.excerpt(bytes))
+                let status = Int(response.status.code)
+                // Some nodes send JSON-RPC errors with a 4xx/5xx status: those are answers, not HTTP failures. A 429
+                // is not: whatever its body says, the node did not look at the request, and it may be retried.
+                if status != 429, HTTPTransport.looksLikeJSON(bytes) { return bytes }
+                let retryAfter = response.headers.first(name: "Retry-After").flatMap {
+                    RetryAfter.seconds($0, now: Date().timeIntervalSince1970)
+                }
+                throw TransportError.http(status: status, body: JSONRPCResponse.excerpt(bytes), retryAfter: retryAfter)
             }
             return bytes
         } catch let error as TransportError {

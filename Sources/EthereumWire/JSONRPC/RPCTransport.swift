@@ -15,8 +15,10 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
     case unreachable(String)
     /// No complete answer within this many seconds.
     case timeout(seconds: Double)
-    /// An HTTP status other than 2xx whose body is not a JSON-RPC answer; `body` is an excerpt.
-    case http(status: Int, body: String)
+    /// An HTTP status other than 2xx whose body is not a JSON-RPC answer (or any 429: a rate limit is never an
+    /// answer to the request); `body` is an excerpt. `retryAfter` is the server's `Retry-After`, in seconds
+    /// from when the answer came, when it sent one that could be read.
+    case http(status: Int, body: String, retryAfter: Double? = nil)
     /// The calling task was cancelled.
     case cancelled
 
@@ -24,7 +26,9 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
         switch self {
         case .unreachable(let reason): return reason
         case .timeout(let seconds): return "no answer within \(TransportError.format(seconds)) s"
-        case .http(let status, let body): return body.isEmpty ? "HTTP \(status)" : "HTTP \(status): \(body)"
+        case .http(let status, let body, let retryAfter):
+            let wait = retryAfter.map { " (retry after \(TransportError.format($0)) s)" } ?? ""
+            return body.isEmpty ? "HTTP \(status)\(wait)" : "HTTP \(status)\(wait): \(body)"
         case .cancelled: return "cancelled"
         }
     }

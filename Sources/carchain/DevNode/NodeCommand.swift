@@ -31,6 +31,9 @@ struct NodeCommand: AsyncParsableCommand {
               carchain node --ephemeral --load-state state.bin --dump-state state.bin --silent
               carchain node --fork-url http://127.0.0.1:8545 --fork-block-number 12 --port 8546
               carchain node --open --eth-price 3000        (the CarChain web app at /app/, fees also in USD)
+              carchain node --fork-url https://rpc.example.org --fork-block-number 7182113 --fork-chain-id 11155111 --no-fork-cache
+
+            Fork mode (docs/NODE.md, "Fork mode"): --fork-url continues a live chain at --fork-block-number (default its latest), reading its state there lazily, by the block's hash, and only ever reading; what was read is kept in fork-<chain id>-<block>.sqlite in the data directory (checked row by row when opened), so a restart with --fork-chain-id and --fork-block-number asks the remote nothing it answered before. Local blocks follow the fork block's fork rules unless --hardfork is given. anvil_reset / hardhat_reset with {"forking": {"jsonRpcUrl": URL, "blockNumber": N}} forks again. A remote that is unreachable, rate-limits (429 and its Retry-After are honoured, up to 30 s), is another chain id or lacks the block's state is one line on stderr at start and a JSON-RPC error afterwards.
 
             State files: --dump-state writes the chain's state (accounts with balance, nonce, code and storage, and the head's number and timestamp; the format of anvil_dumpState, docs/NODE.md) when the node stops on SIGINT or SIGTERM, atomically and with mode 0600; --load-state writes a file's accounts into the state on start, as anvil_loadState does.
 
@@ -195,7 +198,7 @@ struct NodeCommand: AsyncParsableCommand {
     func run() async throws {
         let plan = try plan()
         let (config, loaded, blocks, finalizedBlock, directory) = (plan.config, plan.loaded, plan.blocks, plan.finalized, plan.directory)
-        let fork = try await forkOptions.open(directory: directory)
+        let fork = try await forkOptions.open(cacheDirectory: directory)
         let node = try await LocalNode.open(
             config: config, directory: directory, limits: limits, blocks: blocks, finalized: finalizedBlock,
             progress: blocks.map { ImportProgress(total: $0.count).report }, deployCarChain: !noCarchain, fork: fork)
@@ -213,7 +216,7 @@ struct NodeCommand: AsyncParsableCommand {
         defer { web?.close() }
         var logger = Logger(label: "carchain.node")
         logger.logLevel = verbose ? .info : silent ? .error : .warning
-        let lock = await node.chain.dataDirectoryLock
+        let lock = await node.directoryLock
         let banner = Banner(
             chain: node.chain, contract: node.contract, directory: directory, silent: silent,
             showsKeys: accountOptions.usesTestMnemonic, servesApp: web != nil)
@@ -268,13 +271,20 @@ struct NodeCommand: AsyncParsableCommand {
             lines.append("carchain node listening on \(url)")
             let mining = chain.config.blockTime != nil ? "interval mining" : chain.config.automine ? "automine" : "no mining"
             if let point = chain.forkPoint {
-                lines.append("chain id \(chain.chainId), forked at block \(point.number) (\(point.hash)), \(chain.hardfork.name), \(mining)")
+                let remote = chain.forkCache?.remote.endpoint ?? "the remote"
+                lines.append(
+                    "chain id \(chain.chainId), forked from \(remote) at block \(point.number) (\(point.hash)), \(chain.hardfork.name), \(mining)")
             } else if let genesis = chain.config.genesis {
                 lines.append("chain id \(chain.chainId), from a genesis file (\(genesis.fork.name) at genesis, \(chain.hardfork.name) last), \(mining)")
             } else {
                 lines.append("chain id \(chain.chainId), \(chain.hardfork.name), gas limit \(chain.config.gasLimit), \(mining)")
             }
-            lines.append("data: " + (directory?.path ?? "in memory (--ephemeral)"))
+            if chain.forkPoint != nil {
+                let cache = chain.forkCache?.file.map { "fork cache \($0.path)" } ?? "no fork cache"
+                lines.append("data: the forked chain in memory; \(cache)" + (directory.map { "; auth data in \($0.path)" } ?? ""))
+            } else {
+                lines.append("data: " + (directory?.path ?? "in memory (--ephemeral)"))
+            }
             if let contract { lines.append("CarChain: \(contract.checksummed)") }
             lines.append("auth emulator: \(url)/identitytoolkit.googleapis.com/v1/accounts:signUp?key=any")
             if servesApp { lines.append("web app: \(url)\(CarChainWebApp.path)") }

@@ -51,16 +51,20 @@ struct StatsCommand: AsyncParsableCommand {
         commandName: "stats",
         abstract: "Show the counters: registered users and cars, rented and available cars.",
         discussion: """
+            With --fork-url the counters are read from a fork of that node at --fork-block-number (default: its latest).
+
             Example:
               carchain stats --rpc http://127.0.0.1:8545 --json
+              carchain stats --fork-url http://127.0.0.1:8545 --fork-block-number 12
             """
     )
 
     @OptionGroup var node: NodeOptions
+    @OptionGroup(title: "Reading a fork") var fork: ForkOptions
     @OptionGroup var output: JSONOption
 
     func run() async throws {
-        let session = try await ChainSession.reading(try node.connection())
+        let session = try await ChainSession.reading(try fork.connection(node))
         let contract = try await session.contract()
         let users = try await contract.registeredUsers()
         let cars = try await contract.registeredCars()

@@ -12,6 +12,8 @@ final class ScriptedHTTPServer: Sendable {
     struct Reply: Sendable {
         var status: Int = 200
         var body: [UInt8] = []
+        /// Extra response headers (e.g. `Retry-After`).
+        var headers: [(name: String, value: String)] = []
         /// Seconds to wait before answering.
         var delay: Double = 0
         /// Close the connection instead of answering.
@@ -31,7 +33,9 @@ final class ScriptedHTTPServer: Sendable {
             Reply(stream: Stream(chunk: chunk, interval: interval, declaredLength: declaredLength))
         }
 
-        static func json(_ text: String, status: Int = 200) -> Reply { Reply(status: status, body: Array(text.utf8)) }
+        static func json(_ text: String, status: Int = 200, headers: [(name: String, value: String)] = []) -> Reply {
+            Reply(status: status, body: Array(text.utf8), headers: headers)
+        }
         static let dropConnection = Reply(drop: true)
         static func hang(seconds: Double) -> Reply { Reply(body: Array("{}".utf8), delay: seconds) }
     }
@@ -130,6 +134,7 @@ private final class ScriptHandler: ChannelInboundHandler {
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: "application/json")
         headers.add(name: "Content-Length", value: String(reply.body.count))
+        for (name, value) in reply.headers { headers.add(name: name, value: value) }
         let head = HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: reply.status), headers: headers)
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: reply.body)))), promise: nil)

@@ -18,8 +18,10 @@ extension NodeRPCHandler {
         case .autoImpersonate(let on):
             await chain.setAutoImpersonate(on)
             return .null
-        case .reset(let hardhat):
-            try await onChain { () async throws(ChainError) in try await chain.reset() }
+        case .reset(let hardhat, let forking):
+            if let forking { try await refork(forking) } else {
+                try await onChain { () async throws(ChainError) in try await chain.reset() }
+            }
             return hardhat ? .bool(true) : .null
         case .dumpState:
             return NodeWire.data(await chain.dumpState().encoded)
@@ -69,6 +71,19 @@ extension NodeRPCHandler {
         }
     }
 
+    /// `anvil_reset` with forking parameters: a new fork of the remote (the current one unless a URL is given) at the
+    /// block asked for (its latest unless given), opened as the node's was (cache directory, time limits, chain id).
+    private func refork(_ forking: ResetForking) async throws(JSONRPCErrorObject) {
+        guard let current = chain.forkCache else {
+            throw .invalidParams("forking parameters need a forked node: this node was not started with --fork-url")
+        }
+        let cache: ForkCache
+        do { cache = try await current.remote.reopen(url: forking.url, blockNumber: forking.blockNumber) } catch {
+            throw JSONRPCErrorObject(ChainError.fork(error))
+        }
+        try await onChain { () async throws(ChainError) in try await chain.refork(cache) }
+    }
+
     /// `eth_getFilterChanges` of a pending-transaction filter: the hashes the pool accepted since the last poll.
     func pendingTransactionChanges(_ id: String) async -> JSONValue {
         let sequence = await chain.pendingSequence()
@@ -77,7 +92,7 @@ extension NodeRPCHandler {
     }
 
     /// anvil's `anvil_nodeInfo`: the head, the fork, the fee settings (JSON numbers, as anvil writes them) and
-    /// an empty fork configuration (no fork mode).
+    /// the fork configuration (nulls unless the node forks a remote).
     private func nodeInfo() async -> JSONValue {
         let number = await chain.blockNumber()
         let head = try? await chain.block(.number(number))
@@ -94,7 +109,12 @@ extension NodeRPCHandler {
                 ("gasLimit", .number(String(await chain.pendingGasLimit()))),
                 ("gasPrice", .number(await chain.gasPrice().description)),
             ])),
-            ("forkConfig", .object([("forkUrl", .null), ("forkBlockNumber", .null), ("forkRetryBackoff", .null)])),
+            ("forkConfig", .object([
+                // The remote's scheme, host and port only: a provider's key in its path never leaves the node.
+                ("forkUrl", chain.forkCache.map { JSONValue.string($0.remote.endpoint) } ?? .null),
+                ("forkBlockNumber", chain.forkPoint.map { JSONValue.number(String($0.number)) } ?? .null),
+                ("forkRetryBackoff", .null),
+            ])),
             ("network", .string("ethereum")),
         ])
     }
@@ -111,8 +131,15 @@ extension NodeRPCHandler {
             ("latestBlockNumber", .number(String(number))),
             ("latestBlockHash", NodeWire.hash(hash)),
         ]
+        let forked: JSONValue? = chain.forkPoint.map { point in
+            .object([
+                ("chainId", .number(String(point.chainId))), ("forkBlockNumber", .number(String(point.number))),
+                ("forkBlockHash", NodeWire.hash(point.hash)),
+            ])
+        }
+        if hardhat, let forked { members.append(("forkedNetwork", forked)) }
         if !hardhat {
-            members.append(("forkedNetwork", .null))
+            members.append(("forkedNetwork", forked ?? .null))
             let snapshots = await chain.snapshotHeads().map { snapshot in
                 (key: String(snapshot.id), value: JSONValue.array([.number(String(snapshot.number)), NodeWire.hash(snapshot.hash)]))
             }

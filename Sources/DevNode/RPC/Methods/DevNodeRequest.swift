@@ -13,7 +13,8 @@ public enum DevNodeRequest: Sendable, Equatable {
     case impersonate(Address, hardhat: Bool)
     case stopImpersonating(Address, hardhat: Bool)
     case autoImpersonate(Bool)
-    case reset(hardhat: Bool)
+    /// Back to the first block; with `forking`, a new fork of that remote and block (fork mode only).
+    case reset(hardhat: Bool, forking: ResetForking?)
     case dumpState
     case loadState([UInt8])
     case setBlockGasLimit(UInt64)
@@ -43,14 +44,7 @@ public enum DevNodeRequest: Sendable, Equatable {
             try p.expect(1, 1); return .autoImpersonate(try p.bool(0))
         case "anvil_reset", "hardhat_reset":
             try p.expect(0, 1)
-            // Forking (a `forking` object or anvil's bare {jsonRpcUrl, blockNumber}) needs issue 20's fork mode.
-            if case .object(let members)? = p.optional(0), !members.isEmpty {
-                throw .invalidParams("fork mode is not available: anvil_reset takes no forking parameters in this node")
-            }
-            if let given = p.optional(0), !(given == .object([])) {
-                throw .invalidParams("invalid argument 0: expected an object (forking options) or nothing")
-            }
-            return .reset(hardhat: hardhat)
+            return .reset(hardhat: hardhat, forking: try ResetForking.decode(p.optional(0)))
         case "anvil_dumpState", "hardhat_dumpState":
             // anvil's optional `preserveHistoricalStates` flag: only `false` can be honoured (the dump holds the
             // head's state, not past ones).
@@ -104,5 +98,56 @@ public enum DevNodeRequest: Sendable, Equatable {
         } catch {
             throw .invalidParams("invalid argument 1: \(error.description)")
         }
+    }
+}
+
+/// `anvil_reset` / `hardhat_reset`'s forking parameters: `[{"forking": {"jsonRpcUrl": URL, "blockNumber": N}}]`, or
+/// anvil's bare `[{"jsonRpcUrl": URL, "blockNumber": N}]`. Either member may be left out: the URL is then the
+/// node's current remote, the block the remote's latest. The block is a JSON number (Hardhat) or a quantity.
+public struct ResetForking: Sendable, Equatable {
+    /// The node to fork; nil: the current remote.
+    public var url: String?
+    /// The block to fork at; nil: the remote's latest.
+    public var blockNumber: UInt64?
+
+    public init(url: String? = nil, blockNumber: UInt64? = nil) {
+        self.url = url
+        self.blockNumber = blockNumber
+    }
+
+    /// The forking parameters of argument 0; nil for none (`{}`, `{"forking": null}` or nothing: a plain reset).
+    static func decode(_ argument: JSONValue?) throws(JSONRPCErrorObject) -> ResetForking? {
+        guard let argument else { return nil }
+        guard case .object(let outer) = argument else {
+            throw .invalidParams("invalid argument 0: expected an object (forking options) or nothing")
+        }
+        if outer.isEmpty { return nil }
+        var members = outer
+        if let forking = outer.first(where: { $0.key == "forking" }) {
+            guard outer.count == 1 else { throw .invalidParams("invalid argument 0: unknown member beside \"forking\"") }
+            switch forking.value {
+            case .null: return nil
+            case .object(let inner): members = inner
+            default: throw .invalidParams("invalid argument 0: forking: expected an object")
+            }
+        }
+        var result = ResetForking()
+        for (key, value) in members {
+            switch key {
+            case "jsonRpcUrl":
+                guard let url = value.stringValue, !url.isEmpty else {
+                    throw .invalidParams("invalid argument 0: forking.jsonRpcUrl: expected a URL string")
+                }
+                result.url = url
+            case "blockNumber":
+                if value.isNull { continue }
+                do { result.blockNumber = try value.wireUInt64OrNumber("forking.blockNumber") } catch {
+                    throw .invalidParams("invalid argument 0: \(error.description)")
+                }
+            default:
+                throw .invalidParams("invalid argument 0: forking: unknown member \(JSONValue.quote(String(key.prefix(64))))")
+            }
+        }
+        return result
     }
 }
