@@ -173,6 +173,20 @@ import Testing
         #expect(EVMTest.run(EVMTest.hex("0x600160020c"), gas: 5).result.status == .outOfGas)
     }
 
+    /// A block whose static gas does not fit the 32 bits a block's cost keeps is charged instruction by
+    /// instruction, not at a clamped figure: ADDRESS then 6,200,000 BALANCEs (EIP-1884: 700 each in
+    /// Istanbul) cost 2 + 700 × 6,200,000 = 4,340,000,002 gas, more than 2^32 − 1, in one block.
+    @Test func blockGasBeyond32BitsIsChargedInFull() {
+        let count = 6_200_000
+        let code = [0x30] + [UInt8](repeating: 0x31, count: count) + [0x00]
+        let needed: Int64 = 2 + 700 * Int64(count)
+        let short = EVMTest.run(code, fork: .istanbul, gas: needed - 1).result
+        #expect(short.status == .outOfGas)
+        let enough = EVMTest.run(code, fork: .istanbul, gas: needed + 1_000).result
+        #expect(enough.status == .stop)
+        #expect(enough.gasLeft == 1_000)
+    }
+
     /// Block costs are per fork: the same code, with the same buffers, under Istanbul (SLOAD 800) and
     /// Berlin (SLOAD 100 warm + 2,100 cold), uses each fork's gas.
     @Test func blockCostsFollowTheFork() {

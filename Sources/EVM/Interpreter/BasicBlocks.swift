@@ -26,8 +26,8 @@ import EthereumPrimitives
 /// on first entry (``AnalyzedCode/block(at:table:)``); all zeros means not yet computed.
 @usableFromInline
 struct BlockCost {
-    /// The static gas of every instruction in the block (saturated at `UInt32.max`: such a block fails the
-    /// check and runs checked).
+    /// The static gas of every instruction in the block (a block whose gas does not fit is
+    /// ``alwaysChecked``: with 2^63 gas available a clamped figure would pass and undercharge).
     @usableFromInline var gas: UInt32
     /// The fewest stack items the block may start with.
     @usableFromInline var minHeight: UInt16
@@ -126,8 +126,8 @@ extension AnalyzedCode {
             if operations[pc] == .jumpdest { break }
         }
         let highest = InstructionTable.stackLimit &- peak
-        guard needed <= highest else { return .alwaysChecked }
+        guard needed <= highest, gas <= UInt64(UInt32.max) else { return .alwaysChecked }
         return BlockCost(
-            gas: UInt32(clamping: gas), minHeight: UInt16(needed), limit: UInt16(highest &- needed &+ 1))
+            gas: UInt32(gas), minHeight: UInt16(needed), limit: UInt16(highest &- needed &+ 1))
     }
 }
