@@ -41,6 +41,9 @@ public struct InstructionCost: Sendable, Equatable {
 public struct InstructionTable: Sendable {
     /// One entry per ``Operation``, indexed by its raw value.
     public let entries: [InstructionCost]
+    /// Stack items each ``Operation`` leaves minus those it takes (outputs − inputs), indexed by its raw
+    /// value: what the basic-block analysis (``BlockCost``) adds up.
+    public let stackDeltas: [Int8]
     /// The fork the table was built for.
     public let fork: Hardfork
 
@@ -51,7 +54,9 @@ public struct InstructionTable: Sendable {
     public init(fork: Hardfork) {
         self.fork = fork
         var entries = [InstructionCost](repeating: .undefined, count: Operation.allCases.count)
+        var deltas = [Int8](repeating: 0, count: Operation.allCases.count)
         for definition in Opcodes.definitions where definition.isExecutable {
+            deltas[Int(definition.operation.rawValue)] = Int8(definition.stackOutputs - definition.stackInputs)
             guard let gas = definition.staticGas(in: fork) else { continue }
             let growth = definition.stackOutputs - definition.stackInputs
             entries[Int(definition.operation.rawValue)] = InstructionCost(
@@ -61,6 +66,7 @@ public struct InstructionTable: Sendable {
             )
         }
         self.entries = entries
+        stackDeltas = deltas
     }
 
     /// The entry of opcode byte `opcode` (``InstructionCost/undefined`` for a byte no fork defines).

@@ -8,7 +8,7 @@ extension Interpreter {
     @inlinable @inline(__always)
     func opAdd(_ r: inout Registers, _ f: inout Frame) -> Status {
         let a = r.pop()
-        r.top.pointee = a &+ r.top.pointee
+        r.setTop(a &+ r.top.pointee)
         return .running
     }
 
@@ -16,7 +16,7 @@ extension Interpreter {
     @inlinable @inline(__always)
     func opMul(_ r: inout Registers, _ f: inout Frame) -> Status {
         let a = r.pop()
-        r.top.pointee = a &* r.top.pointee
+        r.setTop(a &* r.top.pointee)
         return .running
     }
 
@@ -24,7 +24,7 @@ extension Interpreter {
     @inlinable @inline(__always)
     func opSub(_ r: inout Registers, _ f: inout Frame) -> Status {
         let a = r.pop()
-        r.top.pointee = a &- r.top.pointee
+        r.setTop(a &- r.top.pointee)
         return .running
     }
 
@@ -32,7 +32,7 @@ extension Interpreter {
     @inlinable @inline(__always)
     func opDiv(_ r: inout Registers, _ f: inout Frame) -> Status {
         let a = r.pop()
-        r.top.pointee = a.evmDiv(r.top.pointee)
+        r.setTop(a.evmDiv(r.top.pointee))
         return .running
     }
 
@@ -40,7 +40,7 @@ extension Interpreter {
     @inlinable @inline(__always)
     func opSdiv(_ r: inout Registers, _ f: inout Frame) -> Status {
         let a = r.pop()
-        r.top.pointee = a.sdiv(r.top.pointee)
+        r.setTop(a.sdiv(r.top.pointee))
         return .running
     }
 
@@ -48,7 +48,7 @@ extension Interpreter {
     @inlinable @inline(__always)
     func opMod(_ r: inout Registers, _ f: inout Frame) -> Status {
         let a = r.pop()
-        r.top.pointee = a.evmMod(r.top.pointee)
+        r.setTop(a.evmMod(r.top.pointee))
         return .running
     }
 
@@ -56,7 +56,7 @@ extension Interpreter {
     @inlinable @inline(__always)
     func opSmod(_ r: inout Registers, _ f: inout Frame) -> Status {
         let a = r.pop()
-        r.top.pointee = a.smod(r.top.pointee)
+        r.setTop(a.smod(r.top.pointee))
         return .running
     }
 
@@ -65,7 +65,7 @@ extension Interpreter {
     func opAddmod(_ r: inout Registers, _ f: inout Frame) -> Status {
         let a = r.pop()
         let b = r.pop()
-        r.top.pointee = UInt256.addmod(a, b, r.top.pointee)
+        r.setTop(UInt256.addmod(a, b, r.top.pointee))
         return .running
     }
 
@@ -74,7 +74,7 @@ extension Interpreter {
     func opMulmod(_ r: inout Registers, _ f: inout Frame) -> Status {
         let a = r.pop()
         let b = r.pop()
-        r.top.pointee = UInt256.mulmod(a, b, r.top.pointee)
+        r.setTop(UInt256.mulmod(a, b, r.top.pointee))
         return .running
     }
 
@@ -85,7 +85,7 @@ extension Interpreter {
         let exponent = r.top.pointee
         let bytes = Int64((exponent.significantBitCount &+ 7) >> 3)
         guard r.charge(bytes &* rules.expByteCost) else { return .outOfGas }
-        r.top.pointee = base.exp(exponent)
+        r.setTop(base.exp(exponent))
         return .running
     }
 
@@ -93,7 +93,7 @@ extension Interpreter {
     @inlinable @inline(__always)
     func opSignextend(_ r: inout Registers, _ f: inout Frame) -> Status {
         let byteIndex = r.pop()
-        r.top.pointee = r.top.pointee.signExtend(byteIndex: byteIndex)
+        r.setTop(r.top.pointee.signExtend(byteIndex: byteIndex))
         return .running
     }
 }

@@ -6,7 +6,7 @@ extension Interpreter {
     @inlinable @inline(__always)
     func opLt(_ r: inout Registers, _ f: inout Frame) -> Status {
         let a = r.pop()
-        r.top.pointee = a < r.top.pointee ? .one : .zero
+        r.setTop(a < r.top.pointee ? .one : .zero)
         return .running
     }
 
@@ -14,7 +14,7 @@ extension Interpreter {
     @inlinable @inline(__always)
     func opGt(_ r: inout Registers, _ f: inout Frame) -> Status {
         let a = r.pop()
-        r.top.pointee = a > r.top.pointee ? .one : .zero
+        r.setTop(a > r.top.pointee ? .one : .zero)
         return .running
     }
 
@@ -22,7 +22,7 @@ extension Interpreter {
     @inlinable @inline(__always)
     func opSlt(_ r: inout Registers, _ f: inout Frame) -> Status {
         let a = r.pop()
-        r.top.pointee = a.slt(r.top.pointee) ? .one : .zero
+        r.setTop(a.slt(r.top.pointee) ? .one : .zero)
         return .running
     }
 
@@ -30,7 +30,7 @@ extension Interpreter {
     @inlinable @inline(__always)
     func opSgt(_ r: inout Registers, _ f: inout Frame) -> Status {
         let a = r.pop()
-        r.top.pointee = a.sgt(r.top.pointee) ? .one : .zero
+        r.setTop(a.sgt(r.top.pointee) ? .one : .zero)
         return .running
     }
 
@@ -38,14 +38,14 @@ extension Interpreter {
     @inlinable @inline(__always)
     func opEq(_ r: inout Registers, _ f: inout Frame) -> Status {
         let a = r.pop()
-        r.top.pointee = a == r.top.pointee ? .one : .zero
+        r.setTop(a == r.top.pointee ? .one : .zero)
         return .running
     }
 
     /// ISZERO: 1 when a = 0.
     @inlinable @inline(__always)
     func opIszero(_ r: inout Registers, _ f: inout Frame) -> Status {
-        r.top.pointee = r.top.pointee.isZero ? .one : .zero
+        r.setTop(r.top.pointee.isZero ? .one : .zero)
         return .running
     }
 
@@ -53,7 +53,7 @@ extension Interpreter {
     @inlinable @inline(__always)
     func opAnd(_ r: inout Registers, _ f: inout Frame) -> Status {
         let a = r.pop()
-        r.top.pointee = a & r.top.pointee
+        r.setTop(a & r.top.pointee)
         return .running
     }
 
@@ -61,7 +61,7 @@ extension Interpreter {
     @inlinable @inline(__always)
     func opOr(_ r: inout Registers, _ f: inout Frame) -> Status {
         let a = r.pop()
-        r.top.pointee = a | r.top.pointee
+        r.setTop(a | r.top.pointee)
         return .running
     }
 
@@ -69,14 +69,14 @@ extension Interpreter {
     @inlinable @inline(__always)
     func opXor(_ r: inout Registers, _ f: inout Frame) -> Status {
         let a = r.pop()
-        r.top.pointee = a ^ r.top.pointee
+        r.setTop(a ^ r.top.pointee)
         return .running
     }
 
     /// NOT.
     @inlinable @inline(__always)
     func opNot(_ r: inout Registers, _ f: inout Frame) -> Status {
-        r.top.pointee = ~r.top.pointee
+        r.setTop(~r.top.pointee)
         return .running
     }
 
@@ -84,7 +84,7 @@ extension Interpreter {
     @inlinable @inline(__always)
     func opByte(_ r: inout Registers, _ f: inout Frame) -> Status {
         let index = r.pop()
-        r.top.pointee = r.top.pointee.byte(index)
+        r.setTop(r.top.pointee.byte(index))
         return .running
     }
 
@@ -92,7 +92,7 @@ extension Interpreter {
     @inlinable @inline(__always)
     func opShl(_ r: inout Registers, _ f: inout Frame) -> Status {
         let shift = r.pop()
-        r.top.pointee = r.top.pointee.shl(shift)
+        r.setTop(r.top.pointee.shl(shift))
         return .running
     }
 
@@ -100,7 +100,7 @@ extension Interpreter {
     @inlinable @inline(__always)
     func opShr(_ r: inout Registers, _ f: inout Frame) -> Status {
         let shift = r.pop()
-        r.top.pointee = r.top.pointee.shr(shift)
+        r.setTop(r.top.pointee.shr(shift))
         return .running
     }
 
@@ -108,14 +108,14 @@ extension Interpreter {
     @inlinable @inline(__always)
     func opSar(_ r: inout Registers, _ f: inout Frame) -> Status {
         let shift = r.pop()
-        r.top.pointee = r.top.pointee.sar(shift)
+        r.setTop(r.top.pointee.sar(shift))
         return .running
     }
 
     /// CLZ (EIP-7939, Osaka): the number of leading zero bits, 256 for 0.
     @inlinable @inline(__always)
     func opClz(_ r: inout Registers, _ f: inout Frame) -> Status {
-        r.top.pointee = UInt256(UInt64(r.top.pointee.leadingZeroBitCount))
+        r.setTop(UInt256(UInt64(r.top.pointee.leadingZeroBitCount)))
         return .running
     }
 }

@@ -8,10 +8,10 @@ extension Interpreter {
         let requested = r.top.pointee
         let current = block.number
         guard requested.fitsInUInt64, requested.low64 < current, current - requested.low64 <= 256 else {
-            r.top.pointee = .zero
+            r.setTop(.zero)
             return .running
         }
-        r.top.pointee = UInt256(host.blockHash(requested.low64))
+        r.setTop(UInt256(host.blockHash(requested.low64)))
         return .running
     }
 
@@ -70,9 +70,9 @@ extension Interpreter {
         let index = r.top.pointee
         let hashes = transaction.blobHashes
         if index.fitsInUInt64, index.low64 < UInt64(hashes.count) {
-            r.top.pointee = UInt256(hashes[Int(index.low64)])
+            r.setTop(UInt256(hashes[Int(index.low64)]))
         } else {
-            r.top.pointee = .zero
+            r.setTop(.zero)
         }
         return .running
     }

@@ -22,7 +22,7 @@ extension Interpreter {
     mutating func opBalance(_ r: inout Registers, _ f: inout Frame) -> Status {
         let address = Address(bytes32: r.top.pointee.bytes32)
         guard chargeAccountAccess(address, &r) else { return .outOfGas }
-        r.top.pointee = host.balance(of: address)
+        r.setTop(host.balance(of: address))
         return .running
     }
 
@@ -51,7 +51,7 @@ extension Interpreter {
     @inlinable @inline(__always)
     func opCalldataload(_ r: inout Registers, _ f: inout Frame) -> Status {
         let offsetWord = r.top.pointee
-        r.top.pointee = f.input.withUnsafeBytes { input in
+        let word = f.input.withUnsafeBytes { input in
             guard offsetWord.fitsInUInt64, offsetWord.low64 < UInt64(input.count), let base = input.baseAddress else {
                 return UInt256.zero
             }
@@ -63,6 +63,7 @@ extension Interpreter {
                 return UInt256(bigEndianAt: UnsafeRawPointer(buffer.baseAddress!))
             }
         }
+        r.setTop(word)
         return .running
     }
 
@@ -125,7 +126,7 @@ extension Interpreter {
     mutating func opExtcodesize(_ r: inout Registers, _ f: inout Frame) -> Status {
         let address = Address(bytes32: r.top.pointee.bytes32)
         guard chargeAccountAccess(address, &r) else { return .outOfGas }
-        r.top.pointee = UInt256(UInt64(host.codeSize(at: address)))
+        r.setTop(UInt256(UInt64(host.codeSize(at: address))))
         return .running
     }
 
@@ -172,7 +173,7 @@ extension Interpreter {
     mutating func opExtcodehash(_ r: inout Registers, _ f: inout Frame) -> Status {
         let address = Address(bytes32: r.top.pointee.bytes32)
         guard chargeAccountAccess(address, &r) else { return .outOfGas }
-        r.top.pointee = host.isDeadAccount(address) ? .zero : UInt256(host.codeHash(at: address))
+        r.setTop(host.isDeadAccount(address) ? .zero : UInt256(host.codeHash(at: address)))
         return .running
     }
 

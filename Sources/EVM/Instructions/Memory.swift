@@ -7,7 +7,7 @@ extension Interpreter {
     @inlinable @inline(__always)
     func opMload(_ r: inout Registers, _ f: inout Frame) -> Status {
         guard let offset = f.memoryOffset(r.top.pointee, size: 32, gas: &r.gas) else { return .outOfGas }
-        r.top.pointee = UInt256(bigEndianAt: f.memory.base + offset)
+        r.setTop(UInt256(bigEndianAt: f.memory.base + offset))
         return .running
     }
 
@@ -35,7 +35,7 @@ extension Interpreter {
     @inlinable @inline(__always)
     func opMloadActive(_ r: inout Registers, _ f: inout Frame) -> Bool {
         guard let offset = f.activeOffset(r.top.pointee, size: 32) else { return false }
-        r.top.pointee = UInt256(bigEndianAt: f.memory.base + offset)
+        r.setTop(UInt256(bigEndianAt: f.memory.base + offset))
         return true
     }
 
@@ -90,7 +90,7 @@ extension Interpreter {
         guard let (offset, size) = f.memoryRange(offsetWord, sizeWord, gas: &r.gas) else { return .outOfGas }
         guard r.charge(Frame.wordCost(size, 6)) else { return .outOfGas }
         let digest = Keccak256.hash(UnsafeRawBufferPointer(start: f.memory.base + offset, count: size))
-        r.top.pointee = UInt256(digest)
+        r.setTop(UInt256(digest))
         return .running
     }
 }

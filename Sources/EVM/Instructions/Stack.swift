@@ -48,8 +48,8 @@ extension Interpreter {
         let top = r.top
         let other = top - n
         let value = top.pointee
-        top.pointee = other.pointee
-        other.pointee = value
+        top.storeItem(other.pointee)
+        other.storeItem(value)
         return .running
     }
 }

@@ -9,7 +9,7 @@ extension Interpreter {
         if wasCold {
             guard r.charge(rules.coldSlotSurcharge) else { return .outOfGas }
         }
-        r.top.pointee = value
+        r.setTop(value)
         return .running
     }
 
@@ -78,7 +78,7 @@ extension Interpreter {
     /// TLOAD (EIP-1153).
     @inlinable @inline(__always)
     mutating func opTload(_ r: inout Registers, _ f: inout Frame) -> Status {
-        r.top.pointee = host.transientStorage(f.address, r.top.pointee)
+        r.setTop(host.transientStorage(f.address, r.top.pointee))
         return .running
     }
 

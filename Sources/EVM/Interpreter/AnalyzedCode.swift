@@ -5,6 +5,10 @@ import EthereumPrimitives
 /// caches it by code hash). The loop dispatches on `operations[pc]`, one load, rather than on the
 /// byte's entry in the fork's table, which would put a second load before every dispatch.
 ///
+/// It also holds the cost of each basic block (``BlockCost``, `BasicBlocks.swift`) in one fork, filled in
+/// the first time a block runs, so analysing a large contract costs nothing for the parts a call never
+/// reaches. Not thread-safe, like the ``ExecutionBuffers`` that cache it.
+///
 /// The buffer has 32 zero bytes before the code and 33 after it, so reading an opcode at `pc ≤
 /// count` never leaves the buffer (running off the end reads STOP), and PUSHn reads its immediate
 /// with one 32-byte load ending at its last byte (bytes past the end of the code read as zero, as
@@ -22,14 +26,20 @@ public final class AnalyzedCode: @unchecked Sendable {
     /// fork defines; the fork's table rejects operations it lacks); `.stop` from `count` on, so
     /// running off the end stops. Entries inside PUSH immediates are never read.
     @usableFromInline let operations: UnsafeMutablePointer<Operation>
+    /// `blocks[pc]` is the cost of the basic block starting at `pc` (``BlockCost/unknown`` until it first
+    /// runs; entries where no block starts are never read); `count + 1` entries.
+    @usableFromInline let blocks: UnsafeMutablePointer<BlockCost>
+    /// The fork whose static gas ``blocks`` holds.
+    public let fork: Hardfork
 
     static let leadingPadding = 32
     static let trailingPadding = 33
 
-    /// Copies and analyses `code`.
-    public init(_ code: [UInt8]) {
+    /// Copies and analyses `code` for running under `fork`'s rules.
+    public init(_ code: [UInt8], fork: Hardfork) {
         let count = code.count
         self.count = count
+        self.fork = fork
         let total = Self.leadingPadding + count + Self.trailingPadding
         let storage = UnsafeMutablePointer<UInt8>.allocate(capacity: total)
         storage.initialize(repeating: 0, count: total)
@@ -46,6 +56,9 @@ public final class AnalyzedCode: @unchecked Sendable {
         let operations = UnsafeMutablePointer<Operation>.allocate(capacity: count + Self.trailingPadding)
         operations.initialize(repeating: .stop, count: count + Self.trailingPadding)
         self.operations = operations
+        let blocks = UnsafeMutablePointer<BlockCost>.allocate(capacity: count + 1)
+        blocks.initialize(repeating: .unknown, count: count + 1)
+        self.blocks = blocks
         Opcodes.operationByByte.withUnsafeBufferPointer { byByte in
             var pc = 0
             while pc < count {
@@ -65,6 +78,7 @@ public final class AnalyzedCode: @unchecked Sendable {
         storage.deallocate()
         jumpdests.deallocate()
         operations.deallocate()
+        blocks.deallocate()
     }
 
     /// True when `destination` is a JUMPDEST opcode inside the code.

@@ -53,12 +53,13 @@ public final class ExecutionBuffers {
         freeMemory.append((memory.base, memory.capacity))
     }
 
-    /// The analysed form of the code with hash `hash`, analysing `load()` on a miss.
+    /// The analysed form of the code with hash `hash` for `fork`, analysing `load()` on a miss (or when the
+    /// cached analysis holds another fork's block costs).
     @inlinable
-    func analyzedCode(hash: Bytes32, load: () -> [UInt8]) -> AnalyzedCode {
-        if let cached = codeCache[hash] { return cached }
+    func analyzedCode(hash: Bytes32, fork: Hardfork, load: () -> [UInt8]) -> AnalyzedCode {
+        if let cached = codeCache[hash], cached.fork == fork { return cached }
         if codeCache.count >= codeCacheLimit { codeCache.removeAll(keepingCapacity: true) }
-        let analyzed = AnalyzedCode(load())
+        let analyzed = AnalyzedCode(load(), fork: fork)
         codeCache[hash] = analyzed
         return analyzed
     }

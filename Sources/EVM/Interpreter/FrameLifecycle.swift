@@ -39,7 +39,7 @@ extension Interpreter {
         if rules.codeDelegation, let delegate = host.delegate(of: codeAddress) { codeAddress = delegate }
         let codeHash = host.codeHash(at: codeAddress)
         if codeHash == .emptyCodeHash { return .finished(FrameResult(status: .stop, gasLeft: message.gas)) }
-        let code = buffers.analyzedCode(hash: codeHash) { host.code(at: codeAddress) }
+        let code = buffers.analyzedCode(hash: codeHash, fork: rules.fork) { host.code(at: codeAddress) }
         if code.count == 0 { return .finished(FrameResult(status: .stop, gasLeft: message.gas)) }
         return .frame(
             Frame(
@@ -105,7 +105,7 @@ extension Interpreter {
         host.createContractAccount(address)
         if rules.emptyAccountsAreDead { host.setNonce(address, 1) }
         transfer(from: message.caller, to: address, message.value)
-        let code = AnalyzedCode(message.input)
+        let code = AnalyzedCode(message.input, fork: rules.fork)
         return .frame(
             Frame(
                 message: message, address: address, code: code, stack: buffers.stack(depth: message.depth),

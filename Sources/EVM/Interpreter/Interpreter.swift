@@ -33,12 +33,15 @@ public struct Interpreter<H: Host, T: Tracer> {
     @usableFromInline var pendingMessage: Message
     /// Set when a frame needed something this build cannot do.
     @usableFromInline var unsupportedReason: String?
-    /// When execution must stop (``Status/aborted``), whatever gas is left: an `eth_call`'s time limit.
-    /// Nil for transactions, which gas alone bounds.
-    public let deadline: ContinuousClock.Instant?
     /// Jumps back left before the clock is compared with ``deadline`` (see `countJumpBack`); without a
     /// deadline it starts so high that it never runs out.
     @usableFromInline var jumpsUntilDeadlineCheck: Int
+    /// When execution must stop (``Status/aborted``), whatever gas is left: an `eth_call`'s time limit.
+    /// Nil for transactions, which gas alone bounds.
+    ///
+    /// The last stored property: the standard library's clock types are resilient, so the offset of every
+    /// property after this one would be read from type metadata at run time (it was, on every jump back).
+    public let deadline: ContinuousClock.Instant?
 
     /// How many jumps back run between two clock reads: a few hundred microseconds of the tightest
     /// loop, so an abort comes well within a millisecond of the deadline.

@@ -1,10 +1,17 @@
 import EthereumPrimitives
 
 // The interpreter loop. The analysed code holds each opcode's operation (AnalyzedCode.operations), so
-// dispatch is one load and one exhaustive switch over ``Operation``; the fork's instruction table
-// (derived from the opcode definitions, Opcodes.swift), indexed by the same operation, does the generic
-// work in parallel: undefined opcode, stack underflow/overflow, static gas. Each body does only its
-// semantics and dynamic gas.
+// dispatch is one load and one exhaustive switch over ``Operation``. Each body does only its semantics and
+// dynamic gas; the generic work (undefined opcode, stack underflow/overflow, static gas) is done by the loop
+// in one of two ways, from the same source:
+// - the block loop (``runBlocks(_:_:_:)``, without a tracer) checks and charges a whole basic block when it
+//   enters it (``BlockCost``, BasicBlocks.swift): at the frame's start or resumption, on a jump (which lands
+//   on a JUMPDEST and goes straight past it), on a JUMPDEST reached by falling through, after a JUMPI not
+//   taken and after the few other instructions that end a block. Most instructions dispatch with no check.
+// - the checked loop (``runChecked(_:_:_:)``) checks each instruction against the fork's instruction table
+//   (derived from the opcode definitions, Opcodes.swift) before it runs. It runs frames under a tracer, and
+//   a block whose check failed, from its first instruction: the frame then halts in that block exactly as
+//   per-instruction checking makes it halt.
 //
 // Two tiers keep pc, gas and the stack pointer (``Registers``) in CPU registers. Operations whose body
 // makes no call (arithmetic without division, comparisons, bit operations, stack, jumps, environment
@@ -18,41 +25,75 @@ extension Interpreter {
     mutating func run(_ f: inout Frame) -> Status {
         let entries = costs.entries
         return entries.withUnsafeBufferPointer { table in
-            var r = f.registers
             // The buffer of a non-empty array always has a base address.
-            let status = runLoop(&r, &f, table.baseAddress.unsafelyUnwrapped)
+            let base = table.baseAddress.unsafelyUnwrapped
+            var r = f.registers
+            var status = Status.running
+            // `.running` from the block loop: a block's check failed, and the checked loop runs it.
+            if !T.isEnabled { (r, status) = runBlocks(r, &f, base) }
+            if status == .running { (r, status) = runChecked(r, &f, base) }
             f.registers = r
             return status
         }
     }
 
+    /// The block loop: runs `f` from the start of a basic block until it halts, asks for a child frame, or
+    /// enters a block whose check fails (then returns `.running`, with `pc` at that block's first instruction
+    /// and nothing of it charged).
+    @inlinable @inline(never)
+    mutating func runBlocks(
+        _ registers: Registers, _ f: inout Frame, _ table: UnsafePointer<InstructionCost>
+    ) -> (Registers, Status) {
+        var r = registers
+        let status = runLoop(&r, &f, table, checked: false)
+        return (r, status)
+    }
+
+    /// The checked loop: runs `f` instruction by instruction until it halts or asks for a child frame.
+    @inlinable @inline(never)
+    mutating func runChecked(
+        _ registers: Registers, _ f: inout Frame, _ table: UnsafePointer<InstructionCost>
+    ) -> (Registers, Status) {
+        var r = registers
+        let status = runLoop(&r, &f, table, checked: true)
+        return (r, status)
+    }
+
+    /// Both loops; `checked` is a constant in each caller, so each gets its own copy with the other's code
+    /// folded away.
     @inlinable @inline(__always)
-    mutating func runLoop(_ r: inout Registers, _ f: inout Frame, _ table: UnsafePointer<InstructionCost>) -> Status {
+    mutating func runLoop(
+        _ r: inout Registers, _ f: inout Frame, _ table: UnsafePointer<InstructionCost>, checked: Bool
+    ) -> Status {
         let operations = UnsafePointer(f.code.operations)
         let code = f.codeBytes
         let stackBase = f.stack
+        let blocks = UnsafePointer(f.code.blocks)
         var gasBefore: Int64 = 0
+        if !checked && !enterNextBlock(&r, &f, blocks, stackBase, operations) { return .running }
         while true {
             let operation = operations[r.pc]
-            let cost = table[Int(operation.rawValue)]
-            let size = (Int(bitPattern: r.sp) &- Int(bitPattern: stackBase)) &>> 5
-            if T.isEnabled {
-                gasBefore = r.gas
-                tracer.willExecute(
-                    pc: r.pc, opcode: code[r.pc], gas: r.gas, depth: f.message.depth, refund: refund,
-                    stack: UnsafeBufferPointer(start: stackBase, count: size), memory: f.memory.activeBytes,
-                    returnData: f.returnData, address: f.address)
-            }
-            if !cost.admits(stackSize: size) {
-                let status: Status =
-                    !cost.isDefined ? .undefinedInstruction : size < Int(cost.minStack) ? .stackUnderflow : .stackOverflow
-                if T.isEnabled { tracer.didExecute(gasCost: 0, error: status) }
-                return status
-            }
-            r.gas &-= Int64(cost.staticGas)
-            if r.gas < 0 {
-                if T.isEnabled { tracer.didExecute(gasCost: Int64(cost.staticGas), error: .outOfGas) }
-                return .outOfGas
+            if checked {
+                let cost = table[Int(operation.rawValue)]
+                let size = (Int(bitPattern: r.sp) &- Int(bitPattern: stackBase)) &>> 5
+                if T.isEnabled {
+                    gasBefore = r.gas
+                    tracer.willExecute(
+                        pc: r.pc, opcode: code[r.pc], gas: r.gas, depth: f.message.depth, refund: refund,
+                        stack: UnsafeBufferPointer(start: stackBase, count: size), memory: f.memory.activeBytes,
+                        returnData: f.returnData, address: f.address)
+                }
+                if !cost.admits(stackSize: size) {
+                    let status: Status =
+                        !cost.isDefined ? .undefinedInstruction : size < Int(cost.minStack) ? .stackUnderflow : .stackOverflow
+                    if T.isEnabled { tracer.didExecute(gasCost: 0, error: status) }
+                    return status
+                }
+                r.gas &-= Int64(cost.staticGas)
+                if r.gas < 0 {
+                    if T.isEnabled { tracer.didExecute(gasCost: Int64(cost.staticGas), error: .outOfGas) }
+                    return .outOfGas
+                }
             }
             r.pc &+= 1
             switch operation {
@@ -92,12 +133,35 @@ extension Interpreter {
             case .chainid: if let s = halting(opChainid(&r, &f), gasBefore &- r.gas) { return s }
             case .basefee: if let s = halting(opBasefee(&r, &f), gasBefore &- r.gas) { return s }
             case .pop: if let s = halting(opPop(&r), gasBefore &- r.gas) { return s }
-            case .jump: if let s = halting(opJump(&r, &f), gasBefore &- r.gas) { return s }
-            case .jumpi: if let s = halting(opJumpi(&r, &f), gasBefore &- r.gas) { return s }
+            case .jump:
+                if checked {
+                    if let s = halting(opJump(&r, &f), gasBefore &- r.gas) { return s }
+                } else if let s = jumpToBlock(r.pop(), &r, &f, blocks, stackBase) {
+                    return s
+                }
+            case .jumpi:
+                if checked {
+                    if let s = halting(opJumpi(&r, &f), gasBefore &- r.gas) { return s }
+                } else {
+                    let destination = r.pop()
+                    if r.pop().isZero {
+                        if !enterNextBlock(&r, &f, blocks, stackBase, operations) { return .running }
+                    } else if let s = jumpToBlock(destination, &r, &f, blocks, stackBase) {
+                        return s
+                    }
+                }
             case .pc: if let s = halting(opPc(&r, &f), gasBefore &- r.gas) { return s }
             case .msize: if let s = halting(opMsize(&r, &f), gasBefore &- r.gas) { return s }
-            case .gas: if let s = halting(opGas(&r, &f), gasBefore &- r.gas) { return s }
-            case .jumpdest: if let s = halting(opJumpdest(&r, &f), gasBefore &- r.gas) { return s }
+            case .gas:
+                if let s = halting(opGas(&r, &f), gasBefore &- r.gas) { return s }
+                if !checked && !enterNextBlock(&r, &f, blocks, stackBase, operations) { return .running }
+            case .jumpdest:
+                if let s = halting(opJumpdest(&r, &f), gasBefore &- r.gas) { return s }
+                // Reached by falling through (a jump goes past it): the block starts here.
+                if !checked && !enterBlock(r.pc &- 1, &r, &f, blocks, stackBase) {
+                    r.pc &-= 1
+                    return .running
+                }
             case .push0: if let s = halting(opPush0(&r), gasBefore &- r.gas) { return s }
             case .push1: if let s = halting(opPush1(&r, code), gasBefore &- r.gas) { return s }
             case .push2: if let s = halting(opPush(&r, code, 2), gasBefore &- r.gas) { return s }
@@ -170,14 +234,68 @@ extension Interpreter {
             case .mstore8:
                 if !opMstore8Active(&r, &f), let s = outOfLine(operation, &r, &f, gasBefore) { return s }
             case .div, .sdiv, .mod, .smod, .addmod, .mulmod, .exp, .keccak256, .balance, .calldataload,
-                .calldatacopy, .codecopy, .extcodesize, .extcodecopy, .returndatacopy, .extcodehash, .blockhash,
-                .selfbalance, .blobhash, .blobbasefee, .sload, .sstore, .tload, .tstore, .mcopy, .log0, .log1, .log2,
-                .log3, .log4, .create, .call, .callCode, .`return`, .delegateCall, .create2, .staticCall, .revert,
-                .selfdestruct, .invalid:
+                .calldatacopy, .codecopy, .extcodesize, .extcodecopy, .extcodehash, .blockhash, .selfbalance, .blobhash,
+                .blobbasefee, .sload, .tload, .mcopy, .create, .call, .callCode, .`return`, .delegateCall, .create2,
+                .staticCall, .revert, .selfdestruct, .invalid:
                 if let s = outOfLine(operation, &r, &f, gasBefore) { return s }
+            case .sstore, .tstore, .returndatacopy, .log0, .log1, .log2, .log3, .log4:
+                // They end their block (BasicBlocks.swift); the next one starts after them.
+                if let s = outOfLine(operation, &r, &f, gasBefore) { return s }
+                if !checked && !enterNextBlock(&r, &f, blocks, stackBase, operations) { return .running }
             }
             if T.isEnabled { tracer.didExecute(gasCost: gasBefore &- r.gas, error: nil) }
         }
+    }
+
+    /// Enters the basic block starting at `start` in the block loop: charges its static gas when its
+    /// stack and gas checks pass and returns true; else charges nothing and returns false (the checked loop
+    /// must run the block).
+    @inlinable @inline(__always)
+    func enterBlock(
+        _ start: Int, _ r: inout Registers, _ f: inout Frame, _ blocks: UnsafePointer<BlockCost>,
+        _ stackBase: UnsafeMutablePointer<UInt256>
+    ) -> Bool {
+        var block = blocks[start]
+        if _slowPath(!block.isKnown) { block = f.code.computeBlock(at: start, table: costs) }
+        let height = (Int(bitPattern: r.sp) &- Int(bitPattern: stackBase)) &>> 5
+        guard block.admits(height: height, gas: r.gas) else { return false }
+        r.gas &-= Int64(block.gas)
+        return true
+    }
+
+    /// Enters the basic block starting at `r.pc` in the block loop (a frame's start or resumption, or after an
+    /// instruction that ends a block), going past a JUMPDEST that starts it (the block's gas includes the
+    /// JUMPDEST's); false when the checked loop must run the block.
+    @inlinable @inline(__always)
+    func enterNextBlock(
+        _ r: inout Registers, _ f: inout Frame, _ blocks: UnsafePointer<BlockCost>,
+        _ stackBase: UnsafeMutablePointer<UInt256>, _ operations: UnsafePointer<Operation>
+    ) -> Bool {
+        guard enterBlock(r.pc, &r, &f, blocks, stackBase) else { return false }
+        if operations[r.pc] == .jumpdest { r.pc &+= 1 }
+        return true
+    }
+
+    /// JUMP, or JUMPI taken, in the block loop: checks `destination` and enters the block at that JUMPDEST,
+    /// going past it (the block's gas includes the JUMPDEST's). nil to run on; else the status to return:
+    /// a failure, or `.running` with `pc` at the JUMPDEST when the checked loop must run the block.
+    @inlinable @inline(__always)
+    mutating func jumpToBlock(
+        _ destination: UInt256, _ r: inout Registers, _ f: inout Frame, _ blocks: UnsafePointer<BlockCost>,
+        _ stackBase: UnsafeMutablePointer<UInt256>
+    ) -> Status? {
+        guard destination.fitsInUInt64, destination.low64 < UInt64(Int.max),
+            f.code.isJumpDestination(Int(destination.low64))
+        else { return .invalidJump }
+        let target = Int(destination.low64)
+        // r.pc is already past the jump: a target before it is a jump back (a loop).
+        if target < r.pc && countJumpBack() == .aborted { return .aborted }
+        guard enterBlock(target, &r, &f, blocks, stackBase) else {
+            r.pc = target
+            return .running
+        }
+        r.pc = target &+ 1
+        return nil
     }
 
     /// nil when `status` lets the frame run on; else `status`, after telling the tracer.
