@@ -18,6 +18,16 @@ import TestSupport
         return ([UInt8](g), [UInt8](c))
     }
 
+    /// A dev chain of `count` automined blocks, one transfer each (key0 to address1, 1 gwei): a source to export.
+    static func transfers(_ count: UInt64, config: ChainConfig) async throws -> DevChain {
+        let source = try await DevChain(config: config)
+        typealias F = ChainFixtures
+        for nonce in 0..<count {
+            try await source.sendRawTransaction(F.dynamicFee(F.key0, nonce: nonce, to: F.address1, value: F.oneGwei).encoded)
+        }
+        return source
+    }
+
     static func chain(_ genesisBytes: [UInt8]) async throws -> DevChain {
         var config = ChainConfig()
         config.use(try Genesis(json: genesisBytes))
@@ -162,11 +172,8 @@ import TestSupport
 
     @Test func aDevChainExportsAndImportsOnTheSameGenesis() async throws {
         let config = ChainConfig.deterministic()
-        let source = try await DevChain(config: config)
+        let source = try await Self.transfers(20, config: config)
         typealias F = ChainFixtures
-        for nonce in 0..<20 as Range<UInt64> {
-            try await source.sendRawTransaction(F.dynamicFee(F.key0, nonce: nonce, to: F.address1, value: F.oneGwei).encoded)
-        }
         let head = try #require(try await source.block(.latest))
         let exported = try await source.exportBlocks(from: 1, to: head.number)
         #expect(exported.count == 20)
@@ -181,11 +188,8 @@ import TestSupport
     /// every good block before it, on disk too, and the import goes on from there.
     @Test func aLongImportKeepsEveryGoodBlockOnDiskBeforeABadOne() async throws {
         let config = ChainConfig.deterministic()
-        let source = try await DevChain(config: config)
+        let source = try await Self.transfers(600, config: config)
         typealias F = ChainFixtures
-        for nonce in 0..<600 as Range<UInt64> {
-            try await source.sendRawTransaction(F.dynamicFee(F.key0, nonce: nonce, to: F.address1, value: F.oneGwei).encoded)
-        }
         let parts = try await source.exportBlocks(from: 1, to: 600)
         let original = try DecodedBlock(encoded: parts[559])
         var header = original.header
@@ -224,11 +228,8 @@ import TestSupport
     @Test func aFailedGroupWriteTakesTheChainBackToTheLastGroupWritten() async throws {
         guard let sqlite = Prerequisite.tool("sqlite3", install: "sqlite3", for: "import write-failure test")?.path else { return }
         let config = ChainConfig.deterministic()
-        let source = try await DevChain(config: config)
+        let source = try await Self.transfers(600, config: config)
         typealias F = ChainFixtures
-        for nonce in 0..<600 as Range<UInt64> {
-            try await source.sendRawTransaction(F.dynamicFee(F.key0, nonce: nonce, to: F.address1, value: F.oneGwei).encoded)
-        }
         let parts = try await source.exportBlocks(from: 1, to: 600)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("import-write-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -266,11 +267,8 @@ import TestSupport
     /// with the same words as when the block is imported alone, and the chain stays at the block before.
     @Test func errorsFoundAheadAreReportedAtTheirBlock() async throws {
         let config = ChainConfig.deterministic()
-        let source = try await DevChain(config: config)
+        let source = try await Self.transfers(200, config: config)
         typealias F = ChainFixtures
-        for nonce in 0..<200 as Range<UInt64> {
-            try await source.sendRawTransaction(F.dynamicFee(F.key0, nonce: nonce, to: F.address1, value: F.oneGwei).encoded)
-        }
         let parts = try await source.exportBlocks(from: 1, to: 200)
 
         // Block 150 with its transaction's r set to 0; the header's transactions root is the altered list's.
