@@ -172,6 +172,7 @@ struct DemoCommand: AsyncParsableCommand {
         print("  carchain signup you@example.com          # your own user, funded and registered")
         print("  carchain credit add 5 && carchain rent \(rows.dropFirst().first?.car.plate ?? DemoFleet.plates[1])")
         print("  carchain whoami && carchain profile && carchain return")
+        print("  carchain app --open                      # the same chain in the browser: sign in, the map, rent, return")
     }
 
     /// The demo's home: `--home` (created, must be empty) or a new temporary directory.
