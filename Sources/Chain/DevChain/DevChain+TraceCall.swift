@@ -61,9 +61,7 @@ struct TracedCall: TraceTarget {
             guard capturingStates else { return }
             let gasUsed = result.gasUsed
             // Settled as geth settles the transaction it runs: a free call pays no fee (geth's NoBaseFee).
-            let tip: UInt256? =
-                call.gasPrice.isZero
-                ? nil : (rules.baseFee ? (call.gasPrice > block.baseFee ? call.gasPrice - block.baseFee : .zero) : call.gasPrice)
+            let tip = call.gasPrice.isZero ? nil : MessageExecution.tip(price: call.gasPrice, block: block, rules: rules)
             MessageExecution.pay(
                 &state, sender: call.from, unusedGas: call.gas - gasUsed, price: call.gasPrice, coinbase: block.coinbase,
                 gasUsed: gasUsed, tip: tip)

@@ -63,6 +63,13 @@ enum MessageExecution {
         if let tip { journaled.addBalance(coinbase, UInt256(gasUsed) &* tip) }
     }
 
+    /// What the coinbase gets per gas at `price`: the part above the base fee from London (none when a call's price is
+    /// below it), all of it before.
+    static func tip(price: UInt256, block: BlockEnvironment, rules: ForkRules) -> UInt256 {
+        guard rules.baseFee else { return price }
+        return price > block.baseFee ? price - block.baseFee : .zero
+    }
+
     /// Gas used after the refund, which is capped at gasUsed / 2 (gasUsed / 5 from EIP-3529), and never
     /// below the EIP-7623 calldata `floor`; and the refund granted.
     static func settle(gasLimit: UInt64, result: ExecutionResult, rules: ForkRules, floor: UInt64) -> (gasUsed: UInt64, refund: UInt64) {

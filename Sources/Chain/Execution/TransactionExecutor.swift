@@ -126,7 +126,7 @@ public enum TransactionExecutor {
         let (gasUsed, refund) = MessageExecution.settle(gasLimit: tx.gasLimit, result: result, rules: rules, floor: intrinsic.floor)
         // The coinbase receives the priority fee (all of the gas price before London); a free call under relaxed
         // fee checks pays nothing (its price may be below the base fee).
-        let tip = checks.feesWhenFree || !Self.isFree(tx) ? (rules.baseFee ? gasPrice &- block.baseFee : gasPrice) : nil
+        let tip = checks.feesWhenFree || !Self.isFree(tx) ? MessageExecution.tip(price: gasPrice, block: block, rules: rules) : nil
         MessageExecution.pay(
             &journaled, sender: sender, unusedGas: tx.gasLimit - gasUsed, price: gasPrice, coinbase: block.coinbase,
             gasUsed: gasUsed, tip: tip)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The HTTP `Retry-After` header (RFC 9110 §10.2.3), which a rate-limited node (HTTP 429) or an overloaded one (503)
 /// sends to say when to come back: either a number of seconds (`120`) or an HTTP date
 /// (`Wed, 21 Oct 2026 07:28:00 GMT`). Read here into seconds from now, so the retry policy can wait that long
@@ -7,7 +9,7 @@ public enum RetryAfter {
     /// A date in the past is 0. Seconds are whole and non-negative, as the RFC writes them; anything else (a
     /// negative number, a fraction, text) is not a wait the server asked for and is ignored.
     public static func seconds(_ value: String, now: Double) -> Double? {
-        let text = value.trimmingWhitespace
+        let text = value.trimmingCharacters(in: .whitespaces)
         if !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
             // More than ten digits is more than 300 years: past any bound a client applies, so it saturates.
             guard text.utf8.count <= 10, let seconds = Int64(text) else { return Double(Int64.max) }
@@ -59,14 +61,5 @@ public enum RetryAfter {
         let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
         let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
         return era * 146_097 + dayOfEra - 719_468
-    }
-}
-
-extension String {
-    fileprivate var trimmingWhitespace: String {
-        var scalars = Substring(self)
-        while let first = scalars.first, first == " " || first == "\t" { scalars = scalars.dropFirst() }
-        while let last = scalars.last, last == " " || last == "\t" { scalars = scalars.dropLast() }
-        return String(scalars)
     }
 }
