@@ -87,7 +87,8 @@ import TestSupport
         await #expect(throws: RPCError.transport(.timeout(seconds: 0.5), method: "eth_chainId", endpoint: node.url)) {
             _ = try await client.chainID()
         }
-        #expect(ContinuousClock.now - start < .seconds(3))
+        // The bound only has to tell the 0.5 s setting from the 30 s default; a loaded 2-core CI took 3.6 s.
+        #expect(ContinuousClock.now - start < .seconds(15))
     }
 
     /// rlp([0, 1, 21000, 0x00…01, 0, "", 27, 1, 1]): a legacy transaction signed without a chain id.

@@ -152,7 +152,8 @@ import TestSupport
         let sent = try await sender.send(TransactionRequest(to: Self.key1.address, value: UInt256(1)))
         let start = ContinuousClock.now
         await #expect(throws: SendError.receiptTimeout(hash: sent.hash, seconds: 0.5)) { _ = try await sender.waitForReceipt(sent) }
-        #expect(ContinuousClock.now - start < .seconds(3))
+        // The bound only has to tell the 0.5 s setting from the 120 s default, even on a loaded CI machine.
+        #expect(ContinuousClock.now - start < .seconds(15))
         #expect(try await client.transaction(sent.hash)?.blockNumber == nil)  // known to the node, pending
     }
 
