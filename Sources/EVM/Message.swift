@@ -97,7 +97,7 @@ public struct ExecutionResult: Sendable {
 
     /// True when the frame succeeded.
     @inlinable
-    public var isSuccess: Bool { status == .stop || status == .returned || status == .selfDestructed }
+    public var isSuccess: Bool { status.isSuccess }
 
     /// Creates a result.
     public init(

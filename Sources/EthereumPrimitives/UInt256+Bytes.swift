@@ -95,3 +95,10 @@ extension UInt256 {
         withBigEndianBytes { Array($0.dropFirst(32 - byteWidth)) }
     }
 }
+
+extension UInt64 {
+    /// The 8 big-endian bytes.
+    public var bigEndianBytes: [UInt8] {
+        withUnsafeBytes(of: bigEndian) { Array($0) }
+    }
+}

@@ -76,10 +76,12 @@ public struct RehearsalReport: Sendable {
     /// The line for people, on success.
     public var line: String { "would succeed: \(summary): \(figures) (\(origin))" }
 
+    /// Why the transaction reverted on the fork, decoded.
+    private var revertReason: String { receipt.revertData.map(CarChainTransactionRunner.reason) ?? "reason not available" }
+
     /// The one-line error of a transaction that reverted on the fork.
     public var failureMessage: String {
-        let reason = receipt.revertData.map(CarChainTransactionRunner.reason) ?? "reason not available"
-        return "\(outcome.transaction.operation.functionName) would revert: \(reason) (\(figures); \(origin))"
+        "\(outcome.transaction.operation.functionName) would revert: \(revertReason) (\(figures); \(origin))"
     }
 
     /// The report as one JSON object.
@@ -98,7 +100,7 @@ public struct RehearsalReport: Sendable {
             ("summary", .string(summary)),
         ]
         if !receipt.succeeded {
-            members.append(("reason", .string(receipt.revertData.map(CarChainTransactionRunner.reason) ?? "reason not available")))
+            members.append(("reason", .string(revertReason)))
         }
         return .object(members)
     }

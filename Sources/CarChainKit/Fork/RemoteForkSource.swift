@@ -257,28 +257,21 @@ public struct RemoteForkSource: ForkRemote {
     /// A block's header from its JSON form, with the hash the remote reported.
     static func header(_ json: JSONValue) throws(WireError) -> (BlockHeader, Bytes32) {
         let o = try json.wireObject("block")
-        func opt<T>(_ key: String, _ read: (JSONValue, String) throws(WireError) -> T) throws(WireError) -> T? {
-            guard let value = o.optional(key) else { return nil }
-            return try read(value, o.name(key))
-        }
         let bloomBytes = try o.bytes("logsBloom")
         guard let bloom = Bloom(bytes: bloomBytes) else { throw WireError("block.logsBloom: \(bloomBytes.count) bytes, not 256") }
-        let nonceBytes = try opt("nonce") { v, n throws(WireError) in try v.wireBytes(n) } ?? []
+        let nonceBytes = try o.optionalBytes("nonce") ?? []
         guard nonceBytes.count <= 8 else { throw WireError("block.nonce: more than 8 bytes") }
         let header = BlockHeader(
-            parentHash: try o.bytes32("parentHash"), ommersHash: try o.bytes32("sha3Uncles"), coinbase: try o.required("miner").wireAddress("block.miner"),
+            parentHash: try o.bytes32("parentHash"), ommersHash: try o.bytes32("sha3Uncles"), coinbase: try o.address("miner"),
             stateRoot: try o.bytes32("stateRoot"), transactionsRoot: try o.bytes32("transactionsRoot"),
             receiptsRoot: try o.bytes32("receiptsRoot"), logsBloom: bloom, difficulty: try o.uint256("difficulty"),
             number: try o.uint64("number"), gasLimit: try o.uint64("gasLimit"), gasUsed: try o.uint64("gasUsed"),
             timestamp: try o.uint64("timestamp"), extraData: try o.bytes("extraData"),
-            mixHash: try opt("mixHash") { v, n throws(WireError) in try v.wireBytes32(n) } ?? .zero,
+            mixHash: try o.optionalBytes32("mixHash") ?? .zero,
             nonce: nonceBytes.reduce(0) { $0 << 8 | UInt64($1) },
-            baseFeePerGas: try opt("baseFeePerGas") { v, n throws(WireError) in try v.wireUInt256(n) },
-            withdrawalsRoot: try opt("withdrawalsRoot") { v, n throws(WireError) in try v.wireBytes32(n) },
-            blobGasUsed: try opt("blobGasUsed") { v, n throws(WireError) in try v.wireUInt64(n) },
-            excessBlobGas: try opt("excessBlobGas") { v, n throws(WireError) in try v.wireUInt64(n) },
-            parentBeaconBlockRoot: try opt("parentBeaconBlockRoot") { v, n throws(WireError) in try v.wireBytes32(n) },
-            requestsHash: try opt("requestsHash") { v, n throws(WireError) in try v.wireBytes32(n) })
+            baseFeePerGas: try o.optionalUInt256("baseFeePerGas"), withdrawalsRoot: try o.optionalBytes32("withdrawalsRoot"),
+            blobGasUsed: try o.optionalUInt64("blobGasUsed"), excessBlobGas: try o.optionalUInt64("excessBlobGas"),
+            parentBeaconBlockRoot: try o.optionalBytes32("parentBeaconBlockRoot"), requestsHash: try o.optionalBytes32("requestsHash"))
         return (header, try o.bytes32("hash"))
     }
 }

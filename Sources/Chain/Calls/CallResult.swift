@@ -18,7 +18,7 @@ public struct CallResult: Sendable {
     public var createdAddress: Address?
 
     /// True when the call succeeded.
-    public var isSuccess: Bool { status == .stop || status == .returned || status == .selfDestructed }
+    public var isSuccess: Bool { status.isSuccess }
 
     /// Nil on success; ``ChainError/executionReverted(data:reason:)`` on REVERT (code 3, with the
     /// data); ``ChainError/executionFailed(_:)`` on an exceptional halt.

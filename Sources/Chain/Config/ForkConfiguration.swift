@@ -53,7 +53,7 @@ public struct ForkConfiguration: Sendable, Hashable {
         }
         var bytes = genesisHash.bytes
         for value in Array(Set(blocks)).sorted() + Array(Set(times)).sorted() {
-            bytes += (0..<8).map { UInt8(truncatingIfNeeded: value >> (56 - 8 * UInt64($0))) }
+            bytes += value.bigEndianBytes
         }
         forkId = CRC32.checksum(bytes)
         precompiles = Precompiles.addresses(for: fork).compactMap { address in

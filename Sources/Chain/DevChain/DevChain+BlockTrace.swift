@@ -137,12 +137,11 @@ struct ReplayedTransaction: TraceTarget {
         } catch {
             throw .executionFailed("cannot re-execute \(Hex.encode(hash.bytes)): \(error)")
         }
-        let after = JournaledState(state: state)
         // A creation returns the code it deployed, as geth's result does (gone again if the constructor self-destructed).
         var output = outcome.output
-        if outcome.isSuccess, let created = outcome.createdAddress { output = after.code(at: created) }
+        if outcome.isSuccess, let created = outcome.createdAddress { output = state.account(created)?.code ?? [] }
         return TracedOutcome(
             status: outcome.status, gasUsed: outcome.gasUsed, output: output, logCount: outcome.logs.count,
-            states: before.map { (JournaledState(state: $0), after) })
+            states: before.map { (JournaledState(state: $0), JournaledState(state: state)) })
     }
 }

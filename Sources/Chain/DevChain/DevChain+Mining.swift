@@ -93,7 +93,7 @@ extension DevChain {
 
     private func intervalTick() async {
         // Forked: a block that reads state not fetched yet is abandoned; the fork's tick fetches it and mines again.
-        if forkBinding.cache != nil { return await mineIntervalBlock() }
+        if forkCache != nil { return await mineIntervalBlock() }
         _ = try? mineBlock(limit: Int.max, timestamp: nil, allowEmpty: true)
     }
 
@@ -251,14 +251,16 @@ extension DevChain {
             senders.append(candidate.sender)
             outcomes.append(outcome)
         }
-        // A block with nothing to mine is not built anyway: misses of the system calls alone do not fail it (an
-        // automined submission would fail after its own block was mined), misses choosing or running a
-        // transaction do.
-        if let forkGuard, forkGuard.missed,
-            !(included.isEmpty && !allowEmpty && !(afterSystemCalls.map { forkGuard.cache.missed(since: $0) } ?? true))
-        {
-            forkGuard.restore(self, droppingIncluded: allowEmpty ? [] : included.map(\.hash))
-            throw .fork(.notFetched)
+        if let forkGuard, forkGuard.missed {
+            // A block with nothing to mine is not built anyway: misses of the system calls alone do not fail it (an
+            // automined submission would fail after its own block was mined), misses choosing or running a
+            // transaction do.
+            let nothingToMine = included.isEmpty && !allowEmpty
+            let missedAfterSystemCalls = afterSystemCalls.map { forkGuard.cache.missed(since: $0) } ?? true
+            if !nothingToMine || missedAfterSystemCalls {
+                forkGuard.restore(self, droppingIncluded: allowEmpty ? [] : included.map(\.hash))
+                throw .fork(.notFetched)
+            }
         }
         if included.isEmpty && !allowEmpty {
             putBack()

@@ -4,6 +4,7 @@ import EthereumPrimitives
 import EthereumTransactions
 import EthereumTrie
 import Foundation
+import Synchronization
 
 /// A local development chain: blocks, receipts, logs, a transaction pool with automine (one block
 /// per transaction, the default) or interval mining, dev controls (snapshots, time, balances, code,
@@ -26,8 +27,9 @@ public actor DevChain {
     public nonisolated let genesisTimestamp: UInt64
     /// The configuration the chain was opened with.
     public nonisolated let config: ChainConfig
-    /// The remote a forked chain continues (Fork/DevChain+Fork.swift); empty for a chain of its own.
-    nonisolated let forkBinding: ForkBinding
+    /// The remote a forked chain continues (Fork/DevChain+Fork.swift); nil for a chain of its own. Behind a lock, so
+    /// the node reads it without entering the actor, and ``refork(_:)`` replaces it.
+    nonisolated let forkBinding: Mutex<ForkCache?>
 
     /// The blocks; a forked chain's memory store is replaced when it forks again (``refork(_:)``).
     var store: ChainStore
@@ -172,7 +174,7 @@ public actor DevChain {
                 state: writes)
             try store.commit(genesisBlock)
             var meta: [String: [UInt8]] = [
-                "chain_id": Self.encodeUInt64(config.chainId), "hardfork": Array(config.hardfork.name.utf8),
+                "chain_id": config.chainId.bigEndianBytes, "hardfork": Array(config.hardfork.name.utf8),
                 "schema": [1],
             ]
             if let genesis { meta["genesis"] = genesis.json }
@@ -189,7 +191,7 @@ public actor DevChain {
         }
         self.chainId = chainId
         self.base = base
-        self.forkBinding = ForkBinding(fork)
+        self.forkBinding = Mutex(fork)
         if fork != nil { config.chainId = chainId }
         self.hardfork = hardfork
         config.hardfork = hardfork  // the stored fork, when keepsStoredHardfork adopted it
@@ -224,7 +226,7 @@ public actor DevChain {
         }
         guard let number = resolve(id) else { throw .unknownBlock("\(id)") }
         finalized = number
-        try store.setMeta(["finalized": Self.encodeUInt64(number)])
+        try store.setMeta(["finalized": number.bigEndianBytes])
     }
 
     /// Stops interval mining and releases the data directory's lock.
@@ -301,8 +303,6 @@ public actor DevChain {
             parentBeaconBlockRoot: fork >= .cancun ? .zero : nil,
             requestsHash: fork >= .prague ? BlockHeader.emptyRequestsHash : nil)
     }
-
-    static func encodeUInt64(_ value: UInt64) -> [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: value >> (56 - 8 * UInt64($0))) } }
 
     static func decodeUInt64(_ bytes: [UInt8]) -> UInt64 { bytes.reduce(0) { $0 << 8 | UInt64($1) } }
 }

@@ -25,7 +25,7 @@ public struct TransactionOutcome: Sendable {
     public var peakGasUsed: UInt64 = 0
 
     /// True when the outermost frame succeeded (receipt status 1).
-    public var isSuccess: Bool { status == .stop || status == .returned || status == .selfDestructed }
+    public var isSuccess: Bool { status.isSuccess }
 }
 
 /// Which of a transaction's validity checks apply. A mined transaction gets them all; `eth_simulateV1` runs

@@ -1,14 +1,14 @@
 import EVM
 import EthereumPrimitives
-import Foundation
+import Synchronization
 
 extension DevChain {
     /// The cache of the remote this chain forks, nil for a chain of its own. Read without entering the actor: the
     /// node asks it on every request.
-    public nonisolated var forkCache: ForkCache? { forkBinding.cache }
+    public nonisolated var forkCache: ForkCache? { forkBinding.withLock { $0 } }
 
     /// The block a forked chain continues (nil for a chain of its own).
-    public nonisolated var forkPoint: ForkPoint? { forkBinding.cache?.point }
+    public nonisolated var forkPoint: ForkPoint? { forkCache?.point }
 
     /// The fork block's number on a forked chain (blocks up to it are the remote's), nil otherwise.
     public nonisolated var forkBlockNumber: UInt64? { forkPoint?.number }
@@ -49,8 +49,8 @@ extension DevChain {
                 header: header, hash: cache.point.hash, transactions: [], senders: [], receipts: [], logs: [],
                 diff: StateDiff(), state: writes))
         try store.setMeta([
-            "chain_id": encodeUInt64(cache.point.chainId), "hardfork": Array(config.hardfork.name.utf8), "schema": [1],
-            "fork_block": encodeUInt64(header.number),
+            "chain_id": cache.point.chainId.bigEndianBytes, "hardfork": Array(config.hardfork.name.utf8), "schema": [1],
+            "fork_block": header.number.bigEndianBytes,
         ])
         var working = JournaledState(state: state)
         working.recordsChanges = true
@@ -62,7 +62,7 @@ extension DevChain {
     /// automine or interval mining stay as they are, and so do the chain id and the fork rules (a remote of another
     /// chain id is refused: a running node's chain id is fixed, start a new node for another chain).
     public func refork(_ cache: ForkCache) async throws(ChainError) {
-        guard forkBinding.cache != nil else {
+        guard forkCache != nil else {
             throw .invalidParams("this node was not started with --fork-url: it cannot fork (start it with --fork-url)")
         }
         guard cache.point.chainId == chainId else {
@@ -74,7 +74,7 @@ extension DevChain {
         start.hardfork = hardfork
         let (newWorking, newCommitted) = try await Self.forkStart(cache, config: start, store: fresh)
         store = fresh
-        forkBinding.set(cache)
+        forkBinding.withLock { $0 = cache }
         working = newWorking
         committed = newCommitted
         head = cache.point.header
@@ -103,20 +103,6 @@ extension DevChain {
 
     /// Fetch-and-repeat rounds before an operation is given up (each round fetches at least one new value).
     public static let maxForkRounds = 64
-}
-
-/// The fork a chain currently continues, behind a lock so it can be read without entering the actor and replaced
-/// by ``DevChain/refork(_:)``.
-final class ForkBinding: @unchecked Sendable {
-    // @unchecked: `current` is only touched under `lock`.
-    private let lock = NSLock()
-    private var current: ForkCache?
-
-    init(_ cache: ForkCache?) { current = cache }
-
-    var cache: ForkCache? { lock.withLock { current } }
-
-    func set(_ cache: ForkCache) { lock.withLock { current = cache } }
 }
 
 /// What a forked chain's miner restores when a block read state not fetched yet: the block is abandoned

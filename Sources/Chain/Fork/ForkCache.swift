@@ -1,5 +1,6 @@
 import EthereumPrimitives
 import Foundation
+import Synchronization
 
 /// Everything a forked chain has read from its remote, shared by every copy of the forked state (snapshots,
 /// calls on copies, earlier blocks' states), and what it still lacks.
@@ -205,15 +206,13 @@ public final class ForkCache: @unchecked Sendable {
 }
 
 /// Counts the reads one operation made of state not fetched yet (``ForkCache/missCounter``).
-public final class ForkMissCounter: @unchecked Sendable {
-    // @unchecked: `count` is only touched under `lock`.
-    private let lock = NSLock()
-    private var count = 0
+public final class ForkMissCounter: Sendable {
+    private let count = Atomic<Int>(0)
 
     public init() {}
 
     /// Reads that found nothing so far.
-    public var misses: Int { lock.withLock { count } }
+    public var misses: Int { count.load(ordering: .relaxed) }
 
-    func add() { lock.withLock { count += 1 } }
+    func add() { count.wrappingAdd(1, ordering: .relaxed) }
 }

@@ -1,6 +1,7 @@
 import EthereumPrimitives
 import Foundation
 import GRDB
+import Synchronization
 
 /// What a forked chain read from its remote, kept on disk so a second start at the same fork block asks the
 /// remote nothing it already answered: one SQLite file (WAL, so a kill -9 loses at most the batch being
@@ -14,11 +15,13 @@ import GRDB
 /// another chain id or block, another format, or a single row whose checksum does not match — is discarded and
 /// started afresh; ``discarded`` says why, for a warning line.
 public final class ForkCacheFile: @unchecked Sendable {
-    // @unchecked: `queue` serializes every access to the database; the other properties are set once in init.
+    // @unchecked: `queue` serializes every access to the database; `discardReason` is a lock; the other properties
+    // are set once in init.
     /// The file's path.
     public let path: String
-    /// Why an earlier file was discarded at open, if one was (for a warning line).
-    public private(set) var discarded: String?
+    /// Why an earlier file was discarded at open, or emptied by ``reset(because:)``, if it was (for a warning line).
+    public var discarded: String? { discardReason.withLock { $0 } }
+    private let discardReason: Mutex<String?>
     /// Everything the file held when it was opened, every row checked.
     public let loaded: ForkFetchResult
     /// The fork block as the file recorded it (``storePoint(_:)``), checked; nil when the file has none.
@@ -54,7 +57,7 @@ public final class ForkCacheFile: @unchecked Sendable {
         }
         // Checked above: one of the two opens succeeded or the initializer threw.
         guard let (queue, loaded, point) = opened else { throw .cache("cannot open \(path)") }
-        self.discarded = reason
+        self.discardReason = Mutex(reason)
         self.queue = queue
         self.loaded = loaded
         self.storedPoint = point
@@ -112,7 +115,7 @@ public final class ForkCacheFile: @unchecked Sendable {
             let (address, present, nonce, balance, code) = (
                 try blob(row, "address"), try integer(row, "present"), try blob(row, "nonce"), try blob(row, "balance"), try blob(row, "code")
             )
-            try verify(try blob(row, "checksum"), identity, "account", [address, int64Bytes(present), nonce, balance, code])
+            try verify(try blob(row, "checksum"), identity, "account", [address, UInt64(bitPattern: present).bigEndianBytes, nonce, balance, code])
             result.accounts[try Self.address(address)] =
                 present == 0 ? .some(nil) : RemoteAccount(nonce: try word64(nonce), balance: try word(balance), code: code)
         }
@@ -171,7 +174,7 @@ public final class ForkCacheFile: @unchecked Sendable {
         } catch {
             throw .cache("cannot write \(path): \(error)")
         }
-        discarded = reason
+        discardReason.withLock { $0 = reason }
     }
 
     /// Adds fetched values (one transaction).
@@ -180,7 +183,7 @@ public final class ForkCacheFile: @unchecked Sendable {
             try queue.write { db in
                 for (address, account) in result.accounts {
                     let fields: [[UInt8]] = [
-                        address.bytes, Self.int64Bytes(account == nil ? 0 : 1), UInt256(account?.nonce ?? 0).bigEndianBytes,
+                        address.bytes, UInt64(account == nil ? 0 : 1).bigEndianBytes, UInt256(account?.nonce ?? 0).bigEndianBytes,
                         (account?.balance ?? .zero).bigEndianBytes, account?.code ?? [],
                     ]
                     try db.execute(
@@ -214,7 +217,7 @@ public final class ForkCacheFile: @unchecked Sendable {
     static func checksum(_ identity: String, _ kind: String, _ fields: [[UInt8]]) -> [UInt8] {
         var input: [UInt8] = []
         for field in [Array(identity.utf8), Array(kind.utf8)] + fields {
-            input += int64Bytes(Int64(field.count))
+            input += UInt64(field.count).bigEndianBytes
             input += field
         }
         return Array(Keccak256.hash(input).bytes.prefix(16))
@@ -242,10 +245,6 @@ public final class ForkCacheFile: @unchecked Sendable {
         let value: DatabaseValue = row[column]
         guard case .string(let text) = value.storage else { throw Mismatch(description: "a meta \(column) that is not text") }
         return Array(text.utf8)
-    }
-
-    private static func int64Bytes(_ value: Int64) -> [UInt8] {
-        (0..<8).map { UInt8(truncatingIfNeeded: UInt64(bitPattern: value) >> (56 - 8 * UInt64($0))) }
     }
 
     private static func address(_ data: [UInt8]) throws -> Address {

@@ -15,9 +15,6 @@ public enum TracerConfiguration: Sendable, Equatable {
     case fourByteTracer
     /// `noopTracer`: runs the transaction and answers `{}`.
     case noopTracer
-
-    /// The names the node knows, as geth spells them (the struct logger is the default, with no name in geth).
-    public static let names = ["callTracer", "prestateTracer", "4byteTracer", "noopTracer", "structLogger"]
 }
 
 /// `callTracer`'s `tracerConfig`.

@@ -86,7 +86,7 @@ enum NodeWire {
         let h = block.header
         var members: [(key: String, value: JSONValue)] = [
             ("number", q(h.number)), ("hash", hash(block.hash)), ("parentHash", hash(h.parentHash)),
-            ("nonce", .string(Hex.encode((0..<8).map { UInt8(truncatingIfNeeded: h.nonce >> (56 - 8 * UInt64($0))) }))),
+            ("nonce", .string(Hex.encode(h.nonce.bigEndianBytes))),
             ("sha3Uncles", hash(h.ommersHash)), ("logsBloom", data(h.logsBloom.bytes)),
             ("transactionsRoot", hash(h.transactionsRoot)), ("stateRoot", hash(h.stateRoot)),
             ("receiptsRoot", hash(h.receiptsRoot)), ("miner", address(h.coinbase)), ("difficulty", q(h.difficulty)),

@@ -56,9 +56,9 @@ public struct InstructionTable: Sendable {
         var entries = [InstructionCost](repeating: .undefined, count: Operation.allCases.count)
         var deltas = [Int8](repeating: 0, count: Operation.allCases.count)
         for definition in Opcodes.definitions where definition.isExecutable {
-            deltas[Int(definition.operation.rawValue)] = Int8(definition.stackOutputs - definition.stackInputs)
-            guard let gas = definition.staticGas(in: fork) else { continue }
             let growth = definition.stackOutputs - definition.stackInputs
+            deltas[Int(definition.operation.rawValue)] = Int8(growth)
+            guard let gas = definition.staticGas(in: fork) else { continue }
             entries[Int(definition.operation.rawValue)] = InstructionCost(
                 staticGas: UInt16(gas),
                 minStack: UInt16(definition.stackInputs),

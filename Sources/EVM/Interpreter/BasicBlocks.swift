@@ -23,7 +23,7 @@ import EthereumPrimitives
 // of their block, so they see what per-instruction charging leaves.
 
 /// The static gas of a basic block and the stack heights it may start at, packed in 8 bytes. Computed
-/// on first entry (``AnalyzedCode/block(at:table:)``); all zeros means not yet computed.
+/// on first entry (``AnalyzedCode/computeBlock(at:table:)``); all zeros means not yet computed.
 @usableFromInline
 struct BlockCost {
     /// The static gas of every instruction in the block (a block whose gas does not fit is
@@ -75,13 +75,6 @@ extension Operation {
 }
 
 extension AnalyzedCode {
-    /// The cost of the basic block starting at `start` in the fork of `table`, computed on first use.
-    @inlinable @inline(__always)
-    func block(at start: Int, table: InstructionTable) -> BlockCost {
-        let known = blocks[start]
-        return known.isKnown ? known : computeBlock(at: start, table: table)
-    }
-
     /// Walks the block starting at `start` to its end, records its cost and returns it.
     @usableFromInline @inline(never)
     func computeBlock(at start: Int, table: InstructionTable) -> BlockCost {

@@ -165,7 +165,7 @@ struct FrameResult {
     }
 
     @inlinable
-    var isSuccess: Bool { status == .stop || status == .returned || status == .selfDestructed }
+    var isSuccess: Bool { status.isSuccess }
 }
 
 /// Starting a message either yields a frame to run or finishes at once (a precompile, an account

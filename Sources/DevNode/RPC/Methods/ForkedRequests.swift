@@ -30,9 +30,10 @@ extension NodeRPCHandler {
             _ = try? await runMaybeForked("eth_estimateGas", params: .array([call, .string("pending")]))
         }
         let readOnly = Self.isReadOnly(name)
+        let call = Self.call(of: request)
         // A write is judged by its sender's nonce and balance before it runs (the pool queues a nonce past the one it
         // reads): read them first, so a missing sender cannot make a valid transaction wait forever for a nonce gap.
-        if !readOnly, let call = Self.call(of: request) {
+        if !readOnly, let call {
             do { try await cache.prefetch(ForkFetchRequest(accounts: [call.from, call.to].compactMap { $0 })) } catch {
                 throw JSONRPCErrorObject(ChainError.fork(error))
             }
@@ -49,7 +50,7 @@ extension NodeRPCHandler {
             let failed = if case .failure = outcome { true } else { false }
             guard (readOnly || failed) && misses.misses > 0 else { return try outcome.get() }
             var hint = ForkFetchRequest()
-            if !hinted, let call = Self.call(of: request) {
+            if !hinted, let call {
                 hinted = true
                 hint = try await accessListHint(call, cache)
             }
