@@ -31,7 +31,7 @@ extension FuzzHarness {
         "hardhat_dropTransaction", "anvil_setMinGasPrice", "hardhat_setMinGasPrice", "anvil_setNextBlockBaseFeePerGas",
         "hardhat_setNextBlockBaseFeePerGas", "anvil_nodeInfo", "anvil_metadata", "hardhat_metadata", "txpool_inspect",
         "eth_signTypedData_v4", "eth_signTypedData", "eth_signTransaction", "eth_newPendingTransactionFilter",
-        // h-trace (issue 18): the tracers
+        // the tracers (issue 18)
         "debug_traceCall",
     ]
 
