@@ -88,8 +88,9 @@ public struct LogFilter: Sendable, Hashable {
     public var blockHash: Bytes32?
     /// Emitting contracts (empty: any).
     public var addresses: [Address]
-    /// Per position, the topics allowed there (empty list: any). A log must have at least as many
-    /// topics as the last constrained position.
+    /// Per position, the topics allowed there (empty list: any). A log matches only when it has at least as many
+    /// topics as the filter has positions, wildcards included (geth's `filterLogs`: `[null, null, null]` matches
+    /// logs with three or four topics).
     public var topics: [[Bytes32]]
 
     /// Creates a filter.
@@ -107,8 +108,9 @@ public struct LogFilter: Sendable, Hashable {
     /// True when `log` passes the address and topic constraints.
     public func matches(_ log: Log) -> Bool {
         if !addresses.isEmpty && !addresses.contains(log.address) { return false }
+        if topics.count > log.topics.count { return false }
         for (position, allowed) in topics.enumerated() where !allowed.isEmpty {
-            guard position < log.topics.count, allowed.contains(log.topics[position]) else { return false }
+            guard allowed.contains(log.topics[position]) else { return false }
         }
         return true
     }

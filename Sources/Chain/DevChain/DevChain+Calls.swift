@@ -122,8 +122,16 @@ extension DevChain {
     ) throws(ChainError) -> CallContext {
         guard let number = resolve(id) else { throw .unknownBlock("\(id)") }
         var env: BlockEnvironment
+        var pendingState: WorldState?
         if case .pending = id {
-            env = nextBlockEnvironment(timestamp: try peekTimestamp())
+            // The pending block's environment and, when the pool holds transactions, the state after them.
+            if pool.isEmpty {
+                env = nextBlockEnvironment(timestamp: try peekTimestamp())
+            } else {
+                let block = try pending()
+                env = block.environment
+                pendingState = block.state
+            }
         } else {
             guard let header = number == head.number ? head : try store.header(number: number) else {
                 throw .unknownBlock("\(id)")
@@ -137,7 +145,7 @@ extension DevChain {
         // EIP-7825 (Osaka): no transaction may ask for more than 2^24 gas, so neither may a call or an estimate
         // (geth lowers both to the cap rather than failing).
         if let cap = ForkRules(fork).transactionGasLimitCap { call.gas = Swift.min(call.gas, cap) }
-        var historical: WorldState?
+        var historical = pendingState
         if let stateNumber = try self.stateNumber(id) { historical = try state(at: stateNumber) }
         if !overrides.isEmpty {
             // The overridden state is a copy the call runs on, like an earlier block's (the live state is untouched).

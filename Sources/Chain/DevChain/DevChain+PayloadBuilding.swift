@@ -63,7 +63,6 @@ extension DevChain {
         }
         let number = head.number + 1
         let fork = fork(number: number, timestamp: attributes.timestamp)
-        let rules = ForkRules(fork)
         if fork >= .shanghai && attributes.withdrawals == nil { throw .invalidParams("missing withdrawals") }
         if fork >= .cancun && attributes.parentBeaconBlockRoot == nil { throw .invalidParams("missing beacon root") }
         let baseFee = fork >= .london ? FeeMarket.nextBaseFee(parent: head, initialBaseFee: config.initialBaseFee) : nil
@@ -73,10 +72,42 @@ extension DevChain {
             prevRandao: attributes.prevRandao, baseFee: baseFee ?? .zero,
             excessBlobGas: fork >= .cancun ? nextExcessBlobGas(after: head, fork: fork) : 0,
             chainID: UInt256(chainId), blobSchedule: blobSchedule(for: fork))
+        let assembled = try assembleBlock(
+            environment: env, fork: fork, baseFee: baseFee,
+            beaconRoot: fork >= .cancun ? attributes.parentBeaconBlockRoot : nil,
+            withdrawals: fork >= .shanghai ? attributes.withdrawals ?? [] : nil, extraData: extraData,
+            transactions: transactions)
+        return BuiltPayload(
+            block: assembled.block, withdrawals: assembled.block.withdrawals, blockValue: assembled.blockValue,
+            requests: assembled.requests, fork: fork)
+    }
 
+    /// A block assembled on the head and not inserted (``assembleBlock(environment:fork:baseFee:beaconRoot:withdrawals:extraData:transactions:)``):
+    /// `testing_buildBlockV1`'s payload, and the pending block.
+    struct AssembledBlock {
+        var block: Block
+        /// The receipts' stored parts and the logs with their transaction indexes, as a mined block keeps them.
+        var receipts: [StoredReceipt]
+        var logs: [(transactionIndex: Int, log: Log)]
+        /// The state after the block.
+        var state: WorldState
+        /// The fee recipient's earnings: each transaction's tip per gas times its gas used.
+        var blockValue: UInt256
+        /// The EIP-7685 requests (nil before Prague).
+        var requests: [[UInt8]]?
+    }
+
+    /// Assembles the block after the head in `env` on a copy of the live state: the start-of-block system calls,
+    /// `transactions` in order (every one must apply, or nothing is built) or, when nil, the pool's best in the order
+    /// the miner takes them (one that does not apply is left out; the pool is not changed), the withdrawals and the
+    /// end-of-block requests; then the header with every root. Nothing of the chain changes.
+    func assembleBlock(
+        environment env: BlockEnvironment, fork: Hardfork, baseFee: UInt256?, beaconRoot: Bytes32?,
+        withdrawals: [Withdrawal]?, extraData: [UInt8], transactions: [SignedTransaction]?
+    ) throws(ChainError) -> AssembledBlock {
+        let rules = ForkRules(fork)
         var state = working
         state.blockHashes = blockHashFunction(upTo: head.number)
-        let beaconRoot = fork >= .cancun ? attributes.parentBeaconBlockRoot : nil
         SystemCalls.beginBlock(parentHash: headHash, parentBeaconBlockRoot: beaconRoot, in: &state, block: env, fork: fork)
 
         var included: [SignedTransaction] = []
@@ -121,7 +152,6 @@ extension DevChain {
                 candidates.remove(candidate.signed.hash)
             }
         }
-        let withdrawals = fork >= .shanghai ? attributes.withdrawals ?? [] : nil
         if let withdrawals { BlockProcessor.applyWithdrawals(withdrawals, in: &state, fork: fork) }
         var requests: [[UInt8]]?
         if fork >= .prague {
@@ -130,7 +160,7 @@ extension DevChain {
                     logs: outcomes.flatMap(\.logs), depositContract: schedule.depositContract, in: &state,
                     block: env, fork: fork)
             } catch {
-                throw .executionFailed("cannot finish block \(number): \(error)")
+                throw .executionFailed("cannot finish block \(env.number): \(error)")
             }
         }
 
@@ -139,29 +169,39 @@ extension DevChain {
         var cumulative: UInt64 = 0
         var bloom = Bloom()
         var receiptEncodings: [[UInt8]] = []
+        var stored: [StoredReceipt] = []
+        var logs: [(transactionIndex: Int, log: Log)] = []
         var blockValue = UInt256.zero
         for (i, outcome) in outcomes.enumerated() {
             cumulative += outcome.gasUsed
             let txBloom = Bloom(logs: outcome.logs)
             bloom.formUnion(txBloom)
+            let tx = included[i].transaction
             receiptEncodings.append(
                 Receipt.consensusEncoding(
-                    type: included[i].transaction.type, status: outcome.isSuccess, root: nil, cumulativeGasUsed: cumulative,
-                    bloom: txBloom, logs: outcome.logs))
+                    type: tx.type, status: outcome.isSuccess, root: nil, cumulativeGasUsed: cumulative, bloom: txBloom,
+                    logs: outcome.logs))
+            stored.append(
+                StoredReceipt(
+                    status: outcome.isSuccess, cumulativeGasUsed: cumulative, gasUsed: outcome.gasUsed,
+                    effectiveGasPrice: outcome.effectiveGasPrice,
+                    contractAddress: tx.to == nil ? ContractAddress.create(sender: senders[i], nonce: tx.nonce) : nil,
+                    root: nil))
+            for log in outcome.logs { logs.append((i, log)) }
             let tip = outcome.effectiveGasPrice > env.baseFee ? outcome.effectiveGasPrice &- env.baseFee : .zero
             blockValue = blockValue &+ tip &* UInt256(outcome.gasUsed)
         }
         let header = BlockHeader(
             parentHash: headHash, coinbase: env.coinbase, stateRoot: tries.stateRoot,
             transactionsRoot: MerklePatriciaTrie.root(ofList: included.map(\.encoded)),
-            receiptsRoot: MerklePatriciaTrie.root(ofList: receiptEncodings), logsBloom: bloom, difficulty: .zero,
-            number: number, gasLimit: env.gasLimit, gasUsed: gasUsed, timestamp: env.timestamp, extraData: extraData,
+            receiptsRoot: MerklePatriciaTrie.root(ofList: receiptEncodings), logsBloom: bloom, difficulty: env.difficulty,
+            number: env.number, gasLimit: env.gasLimit, gasUsed: gasUsed, timestamp: env.timestamp, extraData: extraData,
             mixHash: env.prevRandao, nonce: 0, baseFeePerGas: baseFee,
             withdrawalsRoot: withdrawals.map { MerklePatriciaTrie.root(ofList: $0.map { RLP.encode($0.rlp) }) },
             blobGasUsed: fork >= .cancun ? blobGasUsed : nil, excessBlobGas: fork >= .cancun ? env.excessBlobGas : nil,
             parentBeaconBlockRoot: beaconRoot, requestsHash: requests.map(ExecutionRequests.hash))
-        return BuiltPayload(
-            block: Block(header: header, transactions: included, senders: senders), withdrawals: withdrawals,
-            blockValue: blockValue, requests: requests, fork: fork)
+        return AssembledBlock(
+            block: Block(header: header, transactions: included, senders: senders, withdrawals: withdrawals),
+            receipts: stored, logs: logs, state: state.state, blockValue: blockValue, requests: requests)
     }
 }

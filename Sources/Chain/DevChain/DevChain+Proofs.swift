@@ -7,6 +7,10 @@ extension DevChain {
     /// block's state is rebuilt from the reverse diffs and hashed into tries of its own, which costs the size of
     /// the state once per request.
     public func proof(_ address: Address, slots: [UInt256], at id: BlockID = .latest) throws(ChainError) -> AccountProof {
+        if case .pending = id, let state = try pendingStateForReads() {
+            var tries = CommittedState(state: state)
+            return tries.proof(address, slots: slots)
+        }
         guard let number = resolve(id) else { throw .unknownBlock("\(id)") }
         if number >= head.number { return committed.proof(address, slots: slots) }
         var tries = CommittedState(state: try state(at: number))

@@ -24,10 +24,18 @@ extension DevChain {
         }
     }
 
-    /// A block, nil when unknown. `pending` is the head (the pool is not a block until mined).
+    /// A block, nil when unknown. `pending` is the block the miner would mine next (DevChain+Pending.swift).
     public func block(_ id: BlockID) throws(ChainError) -> Block? {
+        if case .pending = id { return try pending().mined.block }
         guard let number = resolve(id) else { return nil }
         return try minedBlock(number)?.block
+    }
+
+    /// A block with its receipts, nil when unknown (`eth_getBlockReceipts`; at `pending`, the pending block's).
+    public func blockWithReceipts(_ id: BlockID) throws(ChainError) -> (block: Block, receipts: [Receipt])? {
+        let mined: MinedBlock?
+        if case .pending = id { mined = try pending().mined } else { mined = try resolve(id).flatMap { n throws(ChainError) in try minedBlock(n) } }
+        return mined.map { ($0.block, $0.receipts) }
     }
 
     /// A block with its receipts, from the cache or the database.
@@ -46,8 +54,9 @@ extension DevChain {
         return mined
     }
 
-    /// The receipts of a block, in order.
+    /// The receipts of a block, in order (at `pending`, those the pending block's transactions would get).
     public func receipts(_ id: BlockID) throws(ChainError) -> [Receipt]? {
+        if case .pending = id { return try pending().mined.receipts }
         guard let number = resolve(id) else { return nil }
         return try minedBlock(number)?.receipts
     }
@@ -68,6 +77,35 @@ extension DevChain {
             TransactionLocation(
                 sender: block.senders[position.index], blockHash: block.hash, blockNumber: block.number,
                 index: position.index, blockTimestamp: block.header.timestamp)
+        )
+    }
+
+    /// The transaction `sender` sent with `nonce` (`eth_getTransactionBySenderAndNonce`, as anvil answers it): the
+    /// pool's, else the mined one, found by a binary search for the first block after which the sender's nonce passed
+    /// `nonce` and a look through that block. Nil when there is none (the nonce not reached yet, or passed without a
+    /// transaction, by `anvil_setNonce`).
+    public func transaction(sender: Address, nonce: UInt64) throws(ChainError) -> (SignedTransaction, TransactionLocation)? {
+        if let pooled = pool.transaction(sender: sender, nonce: nonce) {
+            return (pooled.signed, TransactionLocation(sender: pooled.sender))
+        }
+        func nonceAfter(_ block: UInt64) throws(ChainError) -> UInt64 { try fields(sender, at: .number(block))?.nonce ?? 0 }
+        guard head.number > base, try nonceAfter(head.number) > nonce, try nonceAfter(base) <= nonce else { return nil }
+        var low = base + 1
+        var high = head.number
+        while low < high {
+            let mid = low + (high - low) / 2
+            if try nonceAfter(mid) > nonce { high = mid } else { low = mid + 1 }
+        }
+        guard let mined = try minedBlock(low) else { return nil }
+        let block = mined.block
+        guard let index = block.transactions.indices.first(where: {
+            block.senders[$0] == sender && block.transactions[$0].transaction.nonce == nonce
+        }) else { return nil }
+        return (
+            block.transactions[index],
+            TransactionLocation(
+                sender: sender, blockHash: block.hash, blockNumber: block.number, index: index,
+                blockTimestamp: block.header.timestamp)
         )
     }
 
@@ -94,15 +132,18 @@ extension DevChain {
         try fields(address, at: id)?.balance ?? .zero
     }
 
-    /// The nonce at a block; at `pending`, counting the pool's consecutive transactions.
+    /// The nonce at a block; at `pending`, the live state's counting the pool's consecutive transactions (geth's pool
+    /// nonce, which also counts those the pending block leaves out).
     public func nonce(_ address: Address, at id: BlockID = .latest) throws(ChainError) -> UInt64 {
-        let nonce = try fields(address, at: id)?.nonce ?? 0
-        if case .pending = id { return pool.pendingNonce(address, stateNonce: nonce) }
-        return nonce
+        if case .pending = id {
+            return pool.pendingNonce(address, stateNonce: working.state.account(address)?.nonce ?? 0)
+        }
+        return try fields(address, at: id)?.nonce ?? 0
     }
 
     /// The code at a block.
     public func code(_ address: Address, at id: BlockID = .latest) throws(ChainError) -> [UInt8] {
+        if case .pending = id, let state = try pendingStateForReads() { return state.account(address)?.code ?? [] }
         guard let number = try stateNumber(id) else { return working.state.account(address)?.code ?? [] }
         if working.state.fork != nil { return try state(at: number).account(address)?.code ?? [] }
         guard let hash = try historicalFields(address, at: number)?.codeHash else { return [] }
@@ -111,20 +152,22 @@ extension DevChain {
 
     /// A storage slot at a block.
     public func storage(_ address: Address, slot: UInt256, at id: BlockID = .latest) throws(ChainError) -> UInt256 {
+        if case .pending = id, let state = try pendingStateForReads() { return state.slot(address, slot) }
         guard let number = try stateNumber(id) else { return working.state.slot(address, slot) }
         if working.state.fork != nil { return try state(at: number).slot(address, slot) }
         return try historicalStorage(address, slot: slot, at: number)
     }
 
     func fields(_ address: Address, at id: BlockID) throws(ChainError) -> AccountFields? {
+        if case .pending = id, let state = try pendingStateForReads() { return state.account(address).map(AccountFields.init) }
         guard let number = try stateNumber(id) else { return working.state.account(address).map(AccountFields.init) }
         // Forked: an account may be the fork block's, which the tries do not hold.
         if working.state.fork != nil { return try state(at: number).account(address).map(AccountFields.init) }
         return try historicalFields(address, at: number)
     }
 
-    /// Nil for the live state (head, pending and tags, including dev changes not yet mined);
-    /// otherwise the earlier block whose state is asked for.
+    /// Nil for the live state (head and tags, including dev changes not yet mined; `pending` when the pool is empty);
+    /// otherwise the earlier block whose state is asked for. A pending block's state is ``pendingStateForReads()``.
     func stateNumber(_ id: BlockID) throws(ChainError) -> UInt64? {
         guard let number = resolve(id) else { throw .unknownBlock("\(id)") }
         return number >= head.number ? nil : number

@@ -68,6 +68,12 @@ extension DevChain {
         return try fill(request, from: from).sign(with: key)
     }
 
+    /// The unsigned transaction `eth_sendTransaction` would sign for `request` (`eth_fillTransaction`): nonce, gas and
+    /// fees filled as there, from the request's `from` (the zero address when it names none, as geth's default).
+    public func fillTransaction(_ request: CallRequest) throws(ChainError) -> Transaction {
+        try fill(request, from: request.from ?? .zero)
+    }
+
     /// The transaction `eth_sendTransaction` / `eth_signTransaction` make of a request.
     private func fill(_ request: CallRequest, from: Address) throws(ChainError) -> Transaction {
         let nonce: UInt64

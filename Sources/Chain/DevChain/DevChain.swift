@@ -35,7 +35,7 @@ public actor DevChain {
     var store: ChainStore
     var lock: ChainLock?
     /// The head state plus dev-control changes not yet in a block; records changes for the next block.
-    var working: JournaledState
+    var working: JournaledState { didSet { stateGeneration &+= 1 } }
     /// The tries (and code) of the head block's state.
     var committed: CommittedState
     var head: BlockHeader
@@ -49,7 +49,12 @@ public actor DevChain {
     var blockCache: [UInt64: MinedBlock] = [:]
     /// Reverse state diffs of recent blocks.
     var diffCache: [UInt64: StateDiff] = [:]
-    var pool = TransactionPool()
+    var pool = TransactionPool() { didSet { poolGeneration &+= 1 } }
+    /// Counters of the changes to ``working`` and ``pool`` (calls that leave the state as it was count too): the pending
+    /// block (DevChain+Pending.swift) is built again when either moved.
+    var stateGeneration: UInt64 = 0
+    var poolGeneration: UInt64 = 0
+    var pendingCache: (key: PendingBlockKey, built: ContinuousClock.Instant, block: PendingBlock)?
     var automine: Bool
     /// The block `safe` and `finalized` name, when set; nil names the head.
     var finalized: UInt64?

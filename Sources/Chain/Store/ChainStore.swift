@@ -419,6 +419,8 @@ struct ChainStore: Sendable {
             sql += " AND l.topic\(position) IN (" + Array(repeating: "?", count: alternatives.count).joined(separator: ",") + ")"
             arguments += alternatives.map { Data($0.bytes) }
         }
+        // A log has at least as many topics as the filter has positions, wildcards included (LogFilter.topics).
+        if !topics.isEmpty { sql += " AND l.topic\(Swift.min(topics.count, 4) - 1) IS NOT NULL" }
         sql += " ORDER BY l.block_number, l.log_index"
         let finalSQL = sql
         let args = StatementArguments(arguments)

@@ -250,6 +250,7 @@ public final class NodeRPCHandler: Sendable {
         case .simulate(let request, let block, let full): return try await simulate(request, at: block, fullTransactions: full)
         case .getBlock(let id, let full):
             guard let block = try await onChain({ () async throws(ChainError) in try await chain.block(id) }) else { return .null }
+            if case .pending = id { return NodeWire.pending(NodeWire.block(block, full: full)) }
             return NodeWire.block(block, full: full)
         case .getBlockTransactionCount(let id):
             guard let block = try await onChain({ () async throws(ChainError) in try await chain.block(id) }) else { return .null }
@@ -268,17 +269,12 @@ public final class NodeRPCHandler: Sendable {
         case .getTransactionByHash(let hash):
             guard let (signed, location) = try await onChain({ () async throws(ChainError) in try await chain.transaction(hash: hash) })
             else { return .null }
-            var baseFee: UInt256?
-            if let number = location.blockNumber {
-                baseFee = try await onChain { () async throws(ChainError) in try await chain.block(.number(number)) }?.header.baseFeePerGas
-            }
-            return NodeWire.transaction(signed, location: location, baseFee: baseFee)
+            return try await transactionJSON(signed, location)
         case .getTransactionReceipt(let hash):
             guard let receipt = try await onChain({ () async throws(ChainError) in try await chain.receipt(hash: hash) }) else { return .null }
-            guard receipt.type == .setCode else { return NodeWire.receipt(receipt) }
-            let signed = try await onChain { () async throws(ChainError) in try await chain.transaction(hash: hash) }?.0
-            return NodeWire.receipt(receipt, authorizations: signed?.transaction.authorizationList)
+            return NodeWire.receipt(receipt)
         case .node(let request): return try await execute(request)
+        case .eth(let request): return try await execute(request)
         case .rawHeader(let id):
             return NodeWire.data(try await rawBlock(id).header.encoded)
         case .rawBlock(let id):

@@ -24,9 +24,10 @@ enum NodeWire {
         ])
     }
 
-    /// A receipt; for a type-4 transaction (`authorizations` given) it carries the `authorizationList` too, as
-    /// reth and alloy's receipt type do, so a wallet sees which delegations the transaction asked for.
-    static func receipt(_ r: Receipt, authorizations: [SignedAuthorization]? = nil) -> JSONValue {
+    /// A receipt, with exactly the members geth's `MarshalReceipt` gives its type: `root` before Byzantium, else
+    /// `status`; `blobGasUsed` and `blobGasPrice` for a blob transaction (type 3) only. A type-4 receipt has no
+    /// `authorizationList` (the list is the transaction's, in `eth_getTransactionByHash`).
+    static func receipt(_ r: Receipt) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = [
             ("transactionHash", hash(r.transactionHash)), ("transactionIndex", q(r.transactionIndex)),
             ("blockHash", hash(r.blockHash)), ("blockNumber", q(r.blockNumber)), ("from", address(r.from)),
@@ -36,9 +37,10 @@ enum NodeWire {
             ("effectiveGasPrice", q(r.effectiveGasPrice)),
         ]
         if let root = r.root { members.append(("root", hash(root))) } else { members.append(("status", q(r.status ? 1 : 0))) }
-        if let blobGasUsed = r.blobGasUsed { members.append(("blobGasUsed", q(blobGasUsed))) }
-        if let blobGasPrice = r.blobGasPrice { members.append(("blobGasPrice", q(blobGasPrice))) }
-        if let authorizations { members.append(("authorizationList", SignedAuthorization.json(authorizations))) }
+        if r.type == .blob {
+            members.append(("blobGasUsed", q(r.blobGasUsed ?? 0)))
+            members.append(("blobGasPrice", q(r.blobGasPrice ?? .zero)))
+        }
         return .object(members)
     }
 
@@ -80,6 +82,41 @@ enum NodeWire {
         members.append(("s", q(signed.signature.s)))
         if tx.type != .legacy, let parity = signed.yParity { members.append(("yParity", q(UInt64(parity)))) }
         return .object(members)
+    }
+
+    /// A transaction as geth's `types.Transaction` marshals it (`eth_signTransaction`'s and `eth_fillTransaction`'s
+    /// `tx`): the type's own fields, the fee fields of the other types as null (`gasPrice` of a typed fee-market
+    /// transaction, the caps of a legacy or access-list one), `chainId` of a legacy transaction only when it is
+    /// EIP-155 protected, `yParity` for typed transactions, and the hash. An unsigned one has zero `v`, `r`, `s`.
+    static func signedTransaction(_ signed: SignedTransaction) -> JSONValue {
+        let tx = signed.transaction
+        var members: [(key: String, value: JSONValue)] = [("type", q(UInt64(tx.type.rawValue)))]
+        // A legacy signature is EIP-155 protected when v = chainId × 2 + 35 or 36 (unprotected: 27, 28; unsigned: 0).
+        let protected = tx.type != .legacy || signed.signature.v >= UInt256(35)
+        if protected, let chainId = tx.chainId { members.append(("chainId", q(chainId))) }
+        let dynamic = tx.type == .dynamicFee || tx.type == .blob || tx.type == .setCode
+        members += [
+            ("nonce", q(tx.nonce)), ("to", address(tx.to)), ("gas", q(tx.gasLimit)),
+            ("gasPrice", dynamic ? .null : q(tx.gasPrice ?? tx.maxFeePerGas)),
+            ("maxPriorityFeePerGas", dynamic ? q(tx.maxPriorityFeePerGas) : .null),
+            ("maxFeePerGas", dynamic ? q(tx.maxFeePerGas) : .null),
+        ]
+        if let blobFee = tx.maxFeePerBlobGas { members.append(("maxFeePerBlobGas", q(blobFee))) }
+        members += [("value", q(tx.value)), ("input", data(tx.data))]
+        if tx.type != .legacy { members.append(("accessList", CallRequest.json(tx.accessList))) }
+        if tx.type == .blob { members.append(("blobVersionedHashes", .array(tx.blobVersionedHashes.map(hash)))) }
+        if tx.type == .setCode { members.append(("authorizationList", SignedAuthorization.json(tx.authorizationList))) }
+        members += [("v", q(signed.signature.v)), ("r", q(signed.signature.r)), ("s", q(signed.signature.s))]
+        if tx.type != .legacy { members.append(("yParity", q(signed.signature.v))) }
+        members.append(("hash", hash(signed.hash)))
+        return .object(members)
+    }
+
+    /// A pending block or header as geth answers it: `hash`, `nonce` and `miner` null (the block is not sealed).
+    static func pending(_ object: JSONValue) -> JSONValue {
+        guard case .object(let members) = object else { return object }
+        let nulled: Set<String> = ["hash", "nonce", "miner"]
+        return .object(members.map { nulled.contains($0.key) ? (key: $0.key, value: .null) : $0 })
     }
 
     static func block(_ block: Block, full: Bool) -> JSONValue {

@@ -56,6 +56,9 @@ public enum RPCRequest: Sendable, Equatable {
     case setStorageAt(Address, UInt256, UInt256)
     /// Impersonation, reset, state dumps, block settings, node information and signing (DevNodeRequest.swift).
     case node(DevNodeRequest)
+    /// Headers, raw transactions by position, by sender and nonce, `eth_fillTransaction`, the synchronous sends and
+    /// `net_peerCount` (EthMethods.swift).
+    case eth(EthRequest)
 
     /// Decodes `method` with its `params` (nil when the request has none).
     public static func decode(method: String, params raw: JSONValue?) throws(JSONRPCErrorObject) -> RPCRequest {
@@ -142,7 +145,7 @@ public enum RPCRequest: Sendable, Equatable {
         case "debug_getRawHeader": try p.expect(1, 1); return .rawHeader(try p.block(0))
         case "debug_getRawBlock": try p.expect(1, 1); return .rawBlock(try p.block(0))
         case "debug_getRawReceipts": try p.expect(1, 1); return .rawReceipts(try p.block(0))
-        case "debug_getRawTransaction": try p.expect(1, 1); return .rawTransaction(try p.hash(0))
+        case "debug_getRawTransaction", "eth_getRawTransactionByHash": try p.expect(1, 1); return .rawTransaction(try p.hash(0))
         case "evm_snapshot", "anvil_snapshot": try p.expect(0, 0); return .snapshot
         case "evm_revert", "anvil_revert": try p.expect(1, 1); return .revert(try p.uint64(0))
         case "evm_mine", "anvil_mine", "hardhat_mine":
@@ -177,6 +180,7 @@ public enum RPCRequest: Sendable, Equatable {
             try p.expect(3, 3); return .setStorageAt(try p.address(0), try p.word(1), try p.word(2))
         default:
             if let request = try DevNodeRequest.decode(method: method, p) { return .node(request) }
+            if let request = try EthRequest.decode(method: method, p) { return .eth(request) }
             throw .methodNotFound(method)
         }
     }

@@ -17,6 +17,8 @@ public enum JSONRPCErrorCode {
     public static let serverError = -32000
     /// The executed code reverted; the error's `data` holds the revert data.
     public static let executionReverted = 3
+    /// EIP-7966: a transaction `eth_sendRawTransactionSync` pooled was not mined within the wait; `data` holds its hash.
+    public static let transactionSyncTimeout = 4
 }
 
 /// The error object of a JSON-RPC answer: what the node sends and what the client reads back.

@@ -5,18 +5,16 @@ import EthereumWire
 /// `eth_getBlockReceipts`, `eth_baseFee`, `eth_blobBaseFee` and `eth_capabilities`, as geth answers them.
 extension NodeRPCHandler {
     /// Every receipt of a block, in order, each as `eth_getTransactionReceipt` writes it; null for an unknown block.
+    /// At `pending`, the receipts the pending block's transactions would get (geth's `miner.Pending` receipts).
     func blockReceipts(_ id: BlockID) async throws(JSONRPCErrorObject) -> JSONValue {
-        guard let block = try await onChain({ () async throws(ChainError) in try await chain.block(id) }),
-            let receipts = try await onChain({ () async throws(ChainError) in try await chain.receipts(.hash(block.hash)) })
+        guard let (block, receipts) = try await onChain({ () async throws(ChainError) in try await chain.blockWithReceipts(id) })
         else { return .null }
         guard receipts.count == block.transactions.count else {
             throw JSONRPCErrorObject(
                 code: JSONRPCErrorCode.serverError,
                 message: "receipts length mismatch: \(block.transactions.count) vs \(receipts.count)")
         }
-        return .array(zip(receipts, block.transactions).map { receipt, signed in
-            NodeWire.receipt(receipt, authorizations: signed.transaction.type == .setCode ? signed.transaction.authorizationList : nil)
-        })
+        return .array(receipts.map(NodeWire.receipt))
     }
 
     /// The base fee of the next block; null before London.

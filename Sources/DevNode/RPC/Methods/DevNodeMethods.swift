@@ -53,8 +53,9 @@ extension NodeRPCHandler {
             guard let key = devKeys[address] else { throw JSONRPCErrorObject(ChainError.unknownAccount(address)) }
             do { return NodeWire.data(try data.sign(with: key).rsv) } catch { throw .invalidParams("invalid argument 1: \(error.description)") }
         case .signTransaction(let call):
+            // geth's shape: the EIP-2718 bytes and the signed transaction as an object.
             let signed = try await onChain { () async throws(ChainError) in try await chain.signTransaction(call) }
-            return NodeWire.data(signed.encoded)
+            return .object([("raw", NodeWire.data(signed.encoded)), ("tx", NodeWire.signedTransaction(signed))])
         case .callWithOverrides(let call, let block, let overrides):
             let result = try await onChain { () async throws(ChainError) in
                 try await chain.call(call, at: block, overrides: overrides, limits: limits.calls)
