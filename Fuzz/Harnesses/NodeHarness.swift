@@ -33,6 +33,11 @@ extension FuzzHarness {
         "eth_signTypedData_v4", "eth_signTypedData", "eth_signTransaction", "eth_newPendingTransactionFilter",
         // the tracers (issue 18)
         "debug_traceCall",
+        // issue 31, the eth half: EthMethods.swift
+        "eth_getHeaderByNumber", "eth_getHeaderByHash", "eth_getRawTransactionByHash",
+        "eth_getRawTransactionByBlockNumberAndIndex", "eth_getRawTransactionByBlockHashAndIndex",
+        "eth_getTransactionBySenderAndNonce", "eth_fillTransaction", "eth_sendTransactionSync", "eth_sendRawTransactionSync",
+        "net_peerCount",
     ]
 
     /// The node methods with a known, still open crash class. With `CARCHAIN_FUZZ_AVOID_KNOWN=1` the node harness
@@ -43,7 +48,10 @@ extension FuzzHarness {
 
     /// The node's call limits in the harness: geth's gas cap, and a 1 s time limit (the node's default is 5 s) so
     /// an input that loops costs the campaign a second, well under libFuzzer's per-input timeout.
-    static let nodeLimits = NodeRPCHandler.Limits(calls: CallLimits(gasCap: 50_000_000, timeout: .seconds(1)))
+    /// Synchronous sends wait at most 50 ms for their block (with automine off nothing else would mine it).
+    static let nodeLimits = NodeRPCHandler.Limits(
+        calls: CallLimits(gasCap: 50_000_000, timeout: .seconds(1)), syncSendWait: .milliseconds(50),
+        maxSyncSendWait: .milliseconds(50))
 
     static let avoidKnownCrashes = ProcessInfo.processInfo.environment["CARCHAIN_FUZZ_AVOID_KNOWN"] == "1"
 

@@ -70,6 +70,15 @@ import Testing
         await #expect(throws: ChainError.self) {
             try await chain.logs(LogFilter(fromBlock: .number(4), toBlock: .number(2)))
         }
+        // A log matches only with at least as many topics as the filter has positions, wildcards included (geth's
+        // filterLogs): these logs have two topics.
+        #expect(try await chain.logs(LogFilter(fromBlock: .earliest, topics: [[], []])).count == 3)
+        #expect(try await chain.logs(LogFilter(fromBlock: .earliest, topics: [[], [], []])).isEmpty)
+        #expect(try await chain.logs(LogFilter(fromBlock: .earliest, topics: [[topic0], [], []])).isEmpty)
+        let twoTopics = Log(address: logger, topics: [topic0, two], data: [])
+        #expect(LogFilter(topics: [[], []]).matches(twoTopics))
+        #expect(!LogFilter(topics: [[], [], []]).matches(twoTopics))
+        #expect(!LogFilter(topics: [[topic0], [], [], []]).matches(twoTopics))
         // Every result passes the filter's own predicate.
         let filter = LogFilter(fromBlock: .earliest, addresses: [logger], topics: [[topic0], [two, three]])
         #expect(try await chain.logs(filter).allSatisfy { filter.matches($0.log) })

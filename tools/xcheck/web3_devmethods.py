@@ -6,8 +6,8 @@ Output (stdout, JSON): {"checks": [{"name": "...", "ok": true|false, "detail": "
 
 - eth_signTypedData_v4: the node's signature of an EIP-712 message (nested structs, arrays, bytes, string)
   equals eth-account's `encode_typed_data` + `sign_message` with the same dev key, and recovers to the account.
-- eth_signTransaction: the RLP the node returns decodes in eth-account to the dev account as sender, for a
-  legacy and an EIP-1559 transaction, and is not sent.
+- eth_signTransaction: geth's `{raw, tx}`; the raw bytes decode in eth-account to the dev account as sender and
+  hash to `tx.hash`, for a legacy and an EIP-1559 transaction, and nothing is sent.
 - Impersonation: web3.py sends from a funded address the node has no key for (a "whale") after
   anvil_impersonateAccount; the transaction is mined, eth_getTransactionByHash names the whale as `from`, and the
   receipt is found by the hash web3.py got back.
@@ -19,6 +19,7 @@ import traceback
 
 from eth_account import Account
 from eth_account.messages import encode_typed_data
+from eth_utils import keccak
 from web3 import Web3
 
 # Dev account 0 of the test mnemonic (the node holds its key).
@@ -89,9 +90,12 @@ def main():
             ("legacy", {"gasPrice": hex(3 * 10**9)}),
             ("eip1559", {"maxFeePerGas": hex(5 * 10**9), "maxPriorityFeePerGas": hex(10**9)}),
         ]:
-            raw = rpc("eth_signTransaction", [{"from": dev.address, "to": RECIPIENT, "value": hex(7), "gas": hex(21000), **fields}])
+            signed = rpc("eth_signTransaction", [{"from": dev.address, "to": RECIPIENT, "value": hex(7), "gas": hex(21000), **fields}])
+            raw = signed["raw"]
             sender = Account.recover_transaction(raw)
             check(f"signTransaction {name} recovers the sender", sender == dev.address, sender)
+            check(f"signTransaction {name} tx.hash is keccak(raw)",
+                  signed["tx"]["hash"] == "0x" + keccak(bytes.fromhex(raw[2:])).hex(), signed["tx"])
         check("signTransaction sends nothing", w3.eth.block_number == block_before, w3.eth.block_number)
 
         # Impersonation: a whale with funds and no key.

@@ -14,6 +14,8 @@ extension DevChain {
             from = number
             to = number
         } else {
+            // geth's filter refuses a pending bound: pending logs are not served.
+            if filter.fromBlock == .pending || filter.toBlock == .pending { throw .invalidParams("pending logs are not supported") }
             guard let first = resolve(filter.fromBlock ?? .latest) else {
                 throw .unknownBlock("fromBlock \(filter.fromBlock ?? .latest)")
             }

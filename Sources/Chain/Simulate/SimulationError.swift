@@ -52,8 +52,10 @@ public enum SimulationError: Error, Sendable, Equatable, CustomStringConvertible
         }
     }
 
-    /// The spec's code for a call that is not a valid transaction (geth's `txValidationError`).
-    static func transaction(_ error: TransactionValidationError, sender: Address) -> SimulationError {
+    /// The spec's code for a call that is not a valid transaction (geth's `txValidationError`), in geth's words:
+    /// "err: <why> (supplied gas <the call's gas>)", the nonce errors naming the sender and both nonces as geth's state
+    /// transition does.
+    static func transaction(_ error: TransactionValidationError, sender: Address, gas: UInt64) -> SimulationError {
         let code: Int
         switch error {
         case .nonceTooHigh: code = -38011
@@ -66,6 +68,13 @@ public enum SimulationError: Error, Sendable, Equatable, CustomStringConvertible
         case .initCodeTooLarge: code = -38025
         default: code = -32603
         }
-        return .invalidTransaction(code: code, "err: \(error) (sender \(sender))")
+        let why: String
+        switch error {
+        case .nonceTooHigh(let expected, let got): why = "nonce too high: address \(sender.checksummed), tx: \(got) state: \(expected)"
+        case .nonceTooLow(let expected, let got): why = "nonce too low: address \(sender.checksummed), tx: \(got) state: \(expected)"
+        case .insufficientFunds: why = "insufficient funds for gas * price + value: address \(sender.checksummed)"
+        default: why = error.description
+        }
+        return .invalidTransaction(code: code, "err: \(why) (supplied gas \(gas))")
     }
 }

@@ -32,14 +32,22 @@ public final class NodeRPCHandler: Sendable {
         /// How long one batch may run; later requests get -32002 (geth answers them so when its HTTP write
         /// timeout, 30 s, nears).
         public var batchTimeout: Duration
+        /// How long `eth_sendRawTransactionSync` / `eth_sendTransactionSync` wait for the receipt when the request
+        /// names no wait, and the longest wait a request may ask (geth's `--rpc.txsync.defaulttimeout`, 20 s, and
+        /// `--rpc.txsync.maxtimeout`, 1 minute).
+        public var syncSendWait: Duration
+        public var maxSyncSendWait: Duration
 
         /// Creates limits (defaults: 5 MiB, 1000 requests, geth's call limits, 10,000 filters idle for
-        /// at most 5 minutes, 100 MB of trace, 25 MB and 30 s per batch).
+        /// at most 5 minutes, 100 MB of trace, 25 MB and 30 s per batch, synchronous sends waiting 20 s, at most 60 s).
         public init(
             maxBodyBytes: Int = 5 << 20, maxBatchLength: Int = 1000, calls: CallLimits = .standard,
             maxFilters: Int = 10_000, filterIdleTimeout: Duration = .seconds(300), trace: TraceLimits = .standard,
-            maxBatchResponseBytes: Int = 25_000_000, batchTimeout: Duration = .seconds(30)
+            maxBatchResponseBytes: Int = 25_000_000, batchTimeout: Duration = .seconds(30),
+            syncSendWait: Duration = .seconds(20), maxSyncSendWait: Duration = .seconds(60)
         ) {
+            self.syncSendWait = syncSendWait
+            self.maxSyncSendWait = maxSyncSendWait
             self.maxBatchResponseBytes = maxBatchResponseBytes
             self.batchTimeout = batchTimeout
             self.maxBodyBytes = maxBodyBytes
@@ -296,6 +304,8 @@ public final class NodeRPCHandler: Sendable {
             guard let key = devKeys[address] else { throw JSONRPCErrorObject(ChainError.unknownAccount(address)) }
             return NodeWire.data(PersonalMessage.sign(message, with: key).rsv)
         case .newFilter(let filter):
+            // geth's filter system refuses a pending bound.
+            if filter.fromBlock == .pending || filter.toBlock == .pending { throw .invalidParams("pending logs are not supported") }
             let head = await chain.blockNumber()
             return .string(await filters.install(.logs(filter), head: head))
         case .newBlockFilter:

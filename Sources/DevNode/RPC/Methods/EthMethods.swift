@@ -22,11 +22,6 @@ public enum EthRequest: Sendable, Equatable {
     /// `net_peerCount`: a dev node has no peers.
     case peerCount
 
-    /// How long a synchronous send waits by default, and at most whatever the request asks (geth's
-    /// `--rpc.txsync.defaulttimeout` and `--rpc.txsync.maxtimeout`).
-    public static let defaultSyncTimeout: Duration = .seconds(20)
-    public static let maxSyncTimeout: Duration = .seconds(60)
-
     /// The request `method` names, nil when it is none of these.
     static func decode(method: String, _ p: RPCParams) throws(JSONRPCErrorObject) -> EthRequest? {
         switch method {
@@ -54,12 +49,6 @@ public enum EthRequest: Sendable, Equatable {
         p.optional(1) == nil ? nil : try p.uint64(1)
     }
 
-    /// The wait a request's `timeoutMilliseconds` asks for: the default for none or 0, at most ``maxSyncTimeout``.
-    static func syncTimeout(_ milliseconds: UInt64?) -> Duration {
-        guard let milliseconds, milliseconds > 0 else { return defaultSyncTimeout }
-        let maxMilliseconds = UInt64(maxSyncTimeout.components.seconds) * 1000
-        return .milliseconds(Int64(Swift.min(milliseconds, maxMilliseconds)))
-    }
 }
 
 extension NodeRPCHandler {
@@ -86,12 +75,20 @@ extension NodeRPCHandler {
             return .object([("raw", NodeWire.data(unsigned.encoded)), ("tx", NodeWire.signedTransaction(unsigned))])
         case .sendTransactionSync(let call, let timeout):
             let hash = try await onChain { () async throws(ChainError) in try await chain.sendTransaction(call) }
-            return try await receiptOnceMined(hash, wait: EthRequest.syncTimeout(timeout))
+            return try await receiptOnceMined(hash, wait: syncSendWait(timeout))
         case .sendRawTransactionSync(let raw, let timeout):
             let hash = try await onChain { () async throws(ChainError) in try await chain.sendRawTransaction(raw) }
-            return try await receiptOnceMined(hash, wait: EthRequest.syncTimeout(timeout))
+            return try await receiptOnceMined(hash, wait: syncSendWait(timeout))
         case .peerCount: return NodeWire.q(UInt64(0))
         }
+    }
+
+    /// The wait a synchronous send's `timeoutMilliseconds` asks for: ``Limits/syncSendWait`` for none or 0, at most
+    /// ``Limits/maxSyncSendWait``.
+    private func syncSendWait(_ milliseconds: UInt64?) -> Duration {
+        guard let milliseconds, milliseconds > 0 else { return limits.syncSendWait }
+        let asked = Duration.milliseconds(Int64(clamping: milliseconds))
+        return Swift.min(asked, limits.maxSyncSendWait)
     }
 
     /// A transaction as `eth_getTransactionByHash` writes it (a mined one's effective gas price from its block's base fee).
