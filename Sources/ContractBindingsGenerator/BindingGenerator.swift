@@ -30,6 +30,8 @@ public enum BindingGenerator {
     public struct Output: Sendable, Hashable {
         /// The Swift type generated.
         public var typeName: String
+        /// The contract's name in its artifact.
+        public var contractName: String
         /// `<TypeName>.swift`.
         public var fileName: String { typeName + ".swift" }
         /// The source text.
@@ -39,7 +41,7 @@ public enum BindingGenerator {
     /// The binding of `artifact`.
     public static func generate(_ artifact: ContractArtifact, options: Options = Options()) -> Output {
         var writer = Writer(artifact: artifact, options: options)
-        return Output(typeName: writer.typeName, source: writer.render())
+        return Output(typeName: writer.typeName, contractName: artifact.name, source: writer.render())
     }
 
     /// The import every generated file has, after its header comment.
@@ -100,7 +102,7 @@ private struct Writer {
             return Writer.fixedMembers.contains(id) ? id + "_" : id
         }
         let errorNames = Writer.disambiguated(abi.errors.map { ($0.name, $0.inputs.map(\.type.description)) }).map {
-            SwiftNames.member($0, fallback: "error")
+            SwiftNames.caseName($0, fallback: "error")
         }
 
         var body = ""
@@ -129,7 +131,7 @@ private struct Writer {
 
         body += members()
         body += deploy
-        if !methods.isEmpty { body += "\n    // MARK: Functions\n" + methods }
+        if !methods.isEmpty { body += "    // MARK: Functions\n\n" + methods }
         body += receiveAndFallback()
         if !calls.isEmpty {
             body += "\n    // MARK: Calls\n\n"
@@ -252,7 +254,7 @@ private struct Writer {
             outputType = t.name
             decodeBody = "(values: [ABIValue]) throws(ContractError) -> \(t.name) in " + t.decode("values[0]", path, 0)
         default:
-            let structName = mapper.claim(SwiftNames.type(name, fallback: "Function") + "Output")
+            let structName = SwiftNames.type(name, fallback: "Function") + "Output"
             let tuple = Parameter(name: structName, type: .tuple(outputs.map(\.type)), components: outputs, internalType: "struct \(structName)", indexed: false)
             outputType = mapper.swiftType(tuple).name
             decodeBody = "(values: [ABIValue]) throws(ContractError) -> \(outputType) in try \(outputType)(abiValue: .tuple(values), path: \(path))"
@@ -305,7 +307,7 @@ private struct Writer {
         let spec = artifact.documentation.functions["constructor"]
         var lines = ["Deploys the contract with `bytecode` (e.g. compiled elsewhere) and binds it."]
         if let notice = spec?.notice { lines.append(notice) }
-        var text = "    // MARK: Deployment\n\n"
+        var text = "\n    // MARK: Deployment\n\n"
         text += doc(lines, indent: "    ")
         text += "    \(acc)static func deploy(bytecode: [UInt8], \(params)backend: any ContractBackend, options: TransactOptions = .default) async throws -> (contract: \(typeName), outcome: TransactionOutcome) {\n"
         text += "        let (contract, outcome) = try await Contract.deploy(bytecode: bytecode, abi: abi, arguments: \(arguments), backend: backend, options: options)\n"
@@ -430,12 +432,12 @@ private struct Writer {
     func eventEnumCode(_ events: [ABIEvent], typeNames: [String]) -> String {
         var text = "\n    /// Any event of this contract.\n"
         text += "    \(acc)enum Event: Sendable, Hashable {\n"
-        let caseNames = typeNames.map { SwiftNames.member($0, fallback: "event") }
-        for (c, t) in zip(caseNames, typeNames) { text += "        case \(c)(\(t))\n" }
+        let caseNames = typeNames.map { SwiftNames.caseName($0, fallback: "event") }
+        for (c, t) in zip(caseNames, typeNames) { text += "        case \(c)(\(typeName).\(t))\n" }
         text += "\n        /// Decodes a log of one of this contract's events; nil when it is none of them.\n"
         text += "        \(acc)init?(log: TransactionLog) throws(ContractError) {\n"
         for (c, t) in zip(caseNames, typeNames) {
-            text += "            if let e = try \(t)(log: log) {\n                self = .\(c)(e)\n                return\n            }\n"
+            text += "            if let e = try \(typeName).\(t)(log: log) {\n                self = .\(c)(e)\n                return\n            }\n"
         }
         text += "            return nil\n        }\n\n"
         text += "        /// The contract's events in a transaction, in order (logs of other contracts left out).\n"

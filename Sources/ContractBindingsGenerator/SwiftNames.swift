@@ -45,6 +45,20 @@ enum SwiftNames {
         return id
     }
 
+    /// An enum case name: the leading capitals lowercased, so a case never equals a type name (`URI` → `uri`,
+    /// `EIP712DomainChanged` → `eip712DomainChanged`, `UUPSUnauthorizedCallContext` → `uupsUnauthorizedCallContext`).
+    static func caseName(_ name: String, fallback: String) -> String {
+        var trimmed = Substring(name)
+        while trimmed.first == "_" { trimmed = trimmed.dropFirst() }
+        let scalars = Array(trimmed)
+        var run = 0
+        while run < scalars.count, scalars[run].isUppercase { run += 1 }
+        // Keep the last capital of a run that starts a word ("UUPSUnauthorized": the "U" of "Unauthorized").
+        if run > 1, run < scalars.count, scalars[run].isLowercase { run -= 1 }
+        let lowered = String(scalars[..<run]).lowercased() + String(scalars[run...])
+        return identifier(lowered, fallback: fallback)
+    }
+
     /// `transfer` → `Transfer`.
     static func upperFirst(_ s: String) -> String {
         guard let first = s.first else { return s }

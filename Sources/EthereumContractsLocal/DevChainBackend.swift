@@ -19,7 +19,9 @@ public struct DevChainBackend: ContractBackend {
     /// The chain transactions go to.
     public let chain: DevChain
     /// The sender when a call or transaction names none.
-    public let defaultSender: Address?
+    public var defaultSender: Address? { defaultSenderOverride ?? initialSender }
+    private let initialSender: Address
+    private var defaultSenderOverride: Address?
     /// A fixed gas limit for contract creations; nil: the estimate × 1.2.
     public var deploymentGasLimit: UInt64?
     /// A fixed gas limit for every other transaction; nil: the estimate × 1.2.
@@ -50,7 +52,7 @@ public struct DevChainBackend: ContractBackend {
         guard known[sender] != nil else { throw .unknownSender(sender) }
         self.chain = chain
         self.keys = known
-        self.defaultSender = sender
+        self.initialSender = sender
         self.deploymentGasLimit = deploymentGasLimit
         self.callGasLimit = callGasLimit
         self.gasPrice = gasPrice
@@ -186,5 +188,25 @@ public enum DevChainBackendError: Error, Sendable, CustomStringConvertible {
         case .notMined(let hash, let seconds): return "transaction \(hash) was not mined within \(Int(seconds)) s"
         case .chain(let error): return "dev chain: \(error)"
         }
+    }
+}
+
+extension DevChainBackend {
+    /// A backend on a new deterministic chain in memory (the test mnemonic's funded dev accounts, automining), for
+    /// tests and examples that need no `Chain` import: `backend.chain` is the chain, to close or to drive further.
+    public static func ephemeral(hardfork: Hardfork? = nil) async throws -> DevChainBackend {
+        var config = ChainConfig.deterministic()
+        if let hardfork { config.hardfork = hardfork }
+        let chain: DevChain
+        do throws(ChainError) { chain = try await DevChain(config: config, storage: .memory) } catch { throw DevChainBackendError.chain(error) }
+        return try DevChainBackend(chain: chain)
+    }
+
+    /// A backend on the same chain sending as `sender` by default (one of the dev accounts, or a key given at creation).
+    public func sending(as sender: Address) throws(DevChainBackendError) -> DevChainBackend {
+        guard keys[sender] != nil else { throw .unknownSender(sender) }
+        var copy = self
+        copy.defaultSenderOverride = sender
+        return copy
     }
 }

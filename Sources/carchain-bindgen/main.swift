@@ -1,7 +1,7 @@
 // carchain-bindgen: the generator as a small executable, for the ContractBindings build plugin (which cannot link a
 // library) and for build systems without the full `carchain` CLI. `carchain bindgen` does the same with its options.
 //
-//   carchain-bindgen [--access public|internal] (--out DIR | --output FILE) INPUT…
+//   carchain-bindgen [--access public|internal] [--name TYPE] [--without-bytecode] (--out DIR | --output FILE) INPUT…
 //
 // Each input (a JSON ABI, a Foundry/Hardhat artifact, vyper combined_json, solc combined-json) gives one Swift file
 // per contract in DIR, named <Type>.swift; with --output, every contract goes into FILE (what the build plugin
@@ -19,6 +19,8 @@ var arguments = Array(CommandLine.arguments.dropFirst())
 var access = BindingGenerator.Options.Access.public
 var outDirectory: String?
 var outFile: String?
+var typeName: String?
+var includeBytecode = true
 var inputs: [String] = []
 while !arguments.isEmpty {
     let argument = arguments.removeFirst()
@@ -37,8 +39,14 @@ while !arguments.isEmpty {
         guard let value = arguments.first else { fail("--output needs a file") }
         arguments.removeFirst()
         outFile = value
+    case "--name":
+        guard let value = arguments.first else { fail("--name needs a type name") }
+        arguments.removeFirst()
+        typeName = value
+    case "--without-bytecode":
+        includeBytecode = false
     case "-h", "--help":
-        print("usage: carchain-bindgen [--access public|internal] (--out DIR | --output FILE) INPUT...")
+        print("usage: carchain-bindgen [--access public|internal] [--name TYPE] [--without-bytecode] (--out DIR | --output FILE) INPUT...")
         exit(0)
     default:
         if argument.hasPrefix("-") { fail("unknown option \(argument) (see --help)") }
@@ -49,7 +57,13 @@ guard (outDirectory == nil) != (outFile == nil) else { fail("give --out DIR or -
 guard !inputs.isEmpty else { fail("no input files") }
 
 do {
-    let files = try BindingFiles.generate(inputs: inputs, access: access)
+    var names: [String: String] = [:]
+    if let typeName {
+        let all = try BindingFiles.generate(inputs: inputs, access: access, includeBytecode: includeBytecode)
+        guard all.count == 1, let only = all.first else { fail("--name renames one contract; the inputs hold \(all.count)") }
+        names[only.contractName] = typeName
+    }
+    let files = try BindingFiles.generate(inputs: inputs, access: access, typeNames: names, includeBytecode: includeBytecode)
     if let outDirectory {
         try BindingFiles.write(files, to: outDirectory)
     } else if let outFile {

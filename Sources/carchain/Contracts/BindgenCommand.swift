@@ -36,11 +36,9 @@ struct BindgenCommand: ParsableCommand {
         let level = BindingGenerator.Options.Access(rawValue: access) ?? .public
         var files = try BindingFiles.generate(inputs: inputs, access: level, includeBytecode: !withoutBytecode)
         if let name {
-            guard files.count == 1, let artifactName = try? ContractInput.artifact(inputs[0], option: "INPUT").name else {
-                throw CLIError("--name renames one contract; the inputs hold \(files.count)")
-            }
+            guard files.count == 1, let only = files.first else { throw CLIError("--name renames one contract; the inputs hold \(files.count)") }
             guard BindingGenerator.typeName(for: name) == name else { throw CLIError("--name: \(String(reflecting: name)) is not a Swift type name") }
-            files = try BindingFiles.generate(inputs: inputs, access: level, typeNames: [artifactName: name], includeBytecode: !withoutBytecode)
+            files = try BindingFiles.generate(inputs: inputs, access: level, typeNames: [only.contractName: name], includeBytecode: !withoutBytecode)
         }
         try BindingFiles.write(files, to: out)
         let paths = files.map { (out as NSString).appendingPathComponent($0.fileName) }
