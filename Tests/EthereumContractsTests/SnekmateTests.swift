@@ -19,8 +19,9 @@ import TestSupport
         #expect(result.readings["erc20.balanceOf.1"] == "610")  // 1000 − 250 − 40 − 100 deposited
         #expect(result.readings["erc20.balanceOf.2"] == "320")  // 250 + 40 + 30 redeemed
         #expect(result.readings["erc4626.balanceOf.1"] == "70")
-        #expect(result.readings["erc1155.balanceOfBatch"] == "45,28,2")
+        #expect(result.readings["erc1155.balanceOfBatch"] == "45,30,2")
         #expect(result.readings["web3.erc1155.batches"] == "1,2,3/10,20,30;1,2/1,2")
+        #expect(result.readings["web3.erc20.transfersToBob"] == "250,40,30")  // the last from the vault's redemption
         await chain.close()
     }
 

@@ -152,7 +152,8 @@ struct SnekmateScenario {
         readings["erc4626.convertToShares.50"] = try await vault.convertToShares(assets: 50).description
         readings["access.hasRole.admin.0"] = String(try await access.hasRole(arg0: try await access.DEFAULT_ADMIN_ROLE(), arg1: a[0]))
         readings["erc20.transferLogs"] = String(try await token.contract.events(ERC20Token.Transfer.self).count)
-        readings["web3.erc20.transfersToBob"] = toBob.map(\.event.value.description).joined(separator: ",")
+        readings["web3.erc20.transfersToBob"] = try await token.contract.events(try ERC20Token.Transfer.filter(receiver: bob))
+            .map(\.event.value.description).joined(separator: ",")
         readings["web3.erc1155.batches"] = try await multi.contract.events(ERC1155Token.TransferBatch.self).map {
             $0.event.ids.map(\.description).joined(separator: ",") + "/" + $0.event.values.map(\.description).joined(separator: ",")
         }.joined(separator: ";")
