@@ -132,7 +132,7 @@ let package = Package(
         // the JSON-RPC backend. Light: no EVM, chain, database or server.
         .target(
             name: "EthereumContracts",
-            dependencies: ["EthereumPrimitives", "EthereumABI", "EthereumTransactions", "EthereumWire", "EthereumRPC"]
+            dependencies: ["EthereumPrimitives", "EthereumCrypto", "EthereumABI", "EthereumTransactions", "EthereumWire", "EthereumRPC"]
         ),
         // The in-process backend (a DevChain in this process: no node, no network); the one part that needs the chain.
         .target(
