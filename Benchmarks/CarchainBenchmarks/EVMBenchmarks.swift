@@ -19,6 +19,7 @@ import Foundation
 func registerEVMBenchmarks() {
     registerCarChainCallBenchmark()
     for spec in EVMBenchmarkSpec.all { registerMessageBenchmark(spec) }
+    registerEVMSuiteBenchmarks()
 }
 
 /// One message benchmark: where its prestate comes from and the gas it must use.
@@ -130,6 +131,7 @@ func registerMessageBenchmark(_ spec: EVMBenchmarkSpec) {
     let buffers = ExecutionBuffers()
     let samples = EVMBenchmarkSamples(key: spec.key)
     Benchmark(spec.name, configuration: configuration) { benchmark in
+        var outputRecorded = false
         for _ in benchmark.scaledIterations {
             if spec.coldCodeCache { buffers.removeAnalyzedCode() }
             let cpuStart = EVMBenchmarkSamples.threadCPUNanoseconds()
@@ -141,6 +143,10 @@ func registerMessageBenchmark(_ spec: EVMBenchmarkSpec) {
             guard result.isSuccess, used == spec.expectedGas else {
                 benchmark.error("\(spec.key) used \(used) gas (status \(result.status)), expected \(spec.expectedGas)")
                 return
+            }
+            if !outputRecorded {
+                samples.setOutput(result.output)
+                outputRecorded = true
             }
             if used > 0 { benchmark.measurement(mgas, Int(Double(used) / Double(nanoseconds) * 1_000)) }
             samples.record(wall: nanoseconds, cpu: cpu, gas: used)
