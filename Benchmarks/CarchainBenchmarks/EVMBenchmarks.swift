@@ -134,11 +134,7 @@ func registerMessageBenchmark(_ spec: EVMBenchmarkSpec) {
         var outputRecorded = false
         for _ in benchmark.scaledIterations {
             if spec.coldCodeCache { buffers.removeAnalyzedCode() }
-            let cpuStart = EVMBenchmarkSamples.threadCPUNanoseconds()
-            let start = DispatchTime.now().uptimeNanoseconds
-            let result = call.run(buffers: buffers)
-            let nanoseconds = DispatchTime.now().uptimeNanoseconds - start
-            let cpu = EVMBenchmarkSamples.threadCPUNanoseconds() - cpuStart
+            let (result, nanoseconds, cpu) = timedRun(call, buffers: buffers)
             let used = call.gasUsed(result)
             guard result.isSuccess, used == spec.expectedGas else {
                 benchmark.error("\(spec.key) used \(used) gas (status \(result.status)), expected \(spec.expectedGas)")
@@ -153,6 +149,16 @@ func registerMessageBenchmark(_ spec: EVMBenchmarkSpec) {
             blackHole(result)
         }
     }
+}
+
+/// Runs `call` once: the result, and the wall and thread-CPU nanoseconds the run took.
+@inline(__always)
+func timedRun(_ call: PrestateCall, buffers: ExecutionBuffers) -> (ExecutionResult, UInt64, UInt64) {
+    let cpuStart = EVMBenchmarkSamples.threadCPUNanoseconds()
+    let start = DispatchTime.now().uptimeNanoseconds
+    let result = call.run(buffers: buffers)
+    let nanoseconds = DispatchTime.now().uptimeNanoseconds - start
+    return (result, nanoseconds, EVMBenchmarkSamples.threadCPUNanoseconds() - cpuStart)
 }
 
 /// The CarChain rentCar call (contracts/CarChain.json, the project's contract) as one transaction on the

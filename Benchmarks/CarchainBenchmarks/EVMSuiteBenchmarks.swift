@@ -120,11 +120,7 @@ func registerSuiteCase(_ suiteCase: EVMSuiteCases.Case) {
         }
         var first: (gas: Int64, output: [UInt8])?
         for _ in benchmark.scaledIterations {
-            let cpuStart = EVMBenchmarkSamples.threadCPUNanoseconds()
-            let start = DispatchTime.now().uptimeNanoseconds
-            let result = call.run(buffers: buffers)
-            let nanoseconds = DispatchTime.now().uptimeNanoseconds - start
-            let cpu = EVMBenchmarkSamples.threadCPUNanoseconds() - cpuStart
+            let (result, nanoseconds, cpu) = timedRun(call, buffers: buffers)
             let used = call.gasUsed(result)
             guard result.isSuccess else {
                 benchmark.error("\(suiteCase.key) ended with \(result.status)")
