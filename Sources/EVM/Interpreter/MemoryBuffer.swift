@@ -5,7 +5,8 @@ import EthereumPrimitives
 /// allocate unless it needs more memory than any earlier frame at its depth.
 ///
 /// Zeroing runs ahead of the active size: the bytes from ``size`` up to ``zeroed`` are known to be zero,
-/// and growing past ``zeroed`` zeroes at least 4 KiB more (within the capacity). A contract that grows its
+/// and growing past ``zeroed`` zeroes ahead as much again as is zeroed (256 bytes to 4 KiB, within the
+/// capacity). A contract that grows its
 /// memory a word at a time (an allocator bumping the free-memory pointer) then pays no zero-filling and
 /// no call on most expansions, and the loop expands inline up to ``zeroed`` (``Frame/inlineOffset``).
 /// Every byte is zeroed once per use of the buffer, as before; a buffer goes back to the pool as it is.
@@ -32,7 +33,7 @@ struct Memory {
         self.zeroed = 0
     }
 
-    /// How far zeroing runs ahead of an expansion that passes ``zeroed``.
+    /// The most zeroing runs ahead of an expansion that passes ``zeroed``.
     @usableFromInline static let zeroingStep = 4_096
 
     /// Total gas for `words` words of memory: 3·w + w²/512 (Yellow Paper, C_mem).
@@ -58,7 +59,7 @@ struct Memory {
     }
 
     /// Makes the bytes up to `newSize` available and zero (reallocating when the capacity is short),
-    /// zeroing at least ``zeroingStep`` bytes ahead.
+    /// zeroing ahead (see the type's comment).
     @usableFromInline @inline(never)
     mutating func prepare(_ newSize: Int) {
         if newSize > capacity {
@@ -70,7 +71,10 @@ struct Memory {
             capacity = newCapacity
             zeroed = size
         }
-        let target = Swift.min(capacity, Swift.max(newSize, zeroed &+ Memory.zeroingStep))
+        // The step grows with the zeroed part (at least 256 bytes, at most zeroingStep), so a frame that
+        // uses little memory does not pay for zeroing 4 KiB.
+        let step = Swift.min(Swift.max(zeroed, 256), Memory.zeroingStep)
+        let target = Swift.min(capacity, Swift.max(newSize, zeroed &+ step))
         (base + zeroed).initializeMemory(as: UInt8.self, repeating: 0, count: target &- zeroed)
         zeroed = target
     }
