@@ -1,4 +1,5 @@
 import EthereumPrimitives
+import EthereumTransactions
 
 /// Why an `eth_simulateV1` request failed as a whole, with the JSON-RPC code the execution-apis spec gives each
 /// reason (the -38xxx range) and geth's wording. A call that reverts or halts does not fail the request: it is a
@@ -53,9 +54,13 @@ public enum SimulationError: Error, Sendable, Equatable, CustomStringConvertible
     }
 
     /// The spec's code for a call that is not a valid transaction (geth's `txValidationError`), in geth's words:
-    /// "err: <why> (supplied gas <the call's gas>)", the nonce errors naming the sender and both nonces as geth's state
-    /// transition does.
-    static func transaction(_ error: TransactionValidationError, sender: Address, gas: UInt64) -> SimulationError {
+    /// "err: <why> (supplied gas <the call's gas>)", <why> as geth's state transition writes it (the sender checksummed,
+    /// the figures it compared: nonces, fee cap and base fee, balance and what the call needs, intrinsic gas).
+    /// `balance` and `nonce` are the sender's before the call (a refused call changes nothing).
+    static func transaction(
+        _ error: TransactionValidationError, sender: Address, transaction tx: Transaction, baseFee: UInt256,
+        balance: UInt256, nonce: UInt64
+    ) -> SimulationError {
         let code: Int
         switch error {
         case .nonceTooHigh: code = -38011
@@ -68,13 +73,34 @@ public enum SimulationError: Error, Sendable, Equatable, CustomStringConvertible
         case .initCodeTooLarge: code = -38025
         default: code = -32603
         }
+        let address = sender.checksummed
         let why: String
         switch error {
-        case .nonceTooHigh(let expected, let got): why = "nonce too high: address \(sender.checksummed), tx: \(got) state: \(expected)"
-        case .nonceTooLow(let expected, let got): why = "nonce too low: address \(sender.checksummed), tx: \(got) state: \(expected)"
-        case .insufficientFunds: why = "insufficient funds for gas * price + value: address \(sender.checksummed)"
+        case .nonceTooHigh(let expected, let got): why = "nonce too high: address \(address), tx: \(got) state: \(expected)"
+        case .nonceTooLow(let expected, let got): why = "nonce too low: address \(address), tx: \(got) state: \(expected)"
+        case .nonceMax: why = "nonce has max value: address \(address), nonce: \(nonce)"
+        case .tipAboveFeeCap:
+            why = "max priority fee per gas higher than max fee per gas: address \(address), "
+                + "maxPriorityFeePerGas: \(tx.maxPriorityFeePerGas), maxFeePerGas: \(tx.maxFeePerGas)"
+        case .feeCapBelowBaseFee:
+            why = "max fee per gas less than block base fee: address \(address), maxFeePerGas: \(tx.maxFeePerGas), baseFee: \(baseFee)"
+        case .insufficientFunds:
+            // geth's buyGas compares the balance with gas × fee cap + value (+ blob gas × blob fee cap); a balance that
+            // covers that but not the value after paying for gas fails its transfer check instead.
+            let (gasCost, o1) = UInt256(tx.gasLimit).multipliedReportingOverflow(by: tx.maxFeePerGas)
+            let (blobCost, o2) = UInt256(tx.blobGas).multipliedReportingOverflow(by: tx.maxFeePerBlobGas ?? .zero)
+            let (partial, o3) = gasCost.addingReportingOverflow(tx.value)
+            let (want, o4) = partial.addingReportingOverflow(blobCost)
+            if o1 || o2 || o3 || o4 || balance < want {
+                why = o1 || o2 || o3 || o4
+                    ? "insufficient funds for gas * price + value: address \(address)"
+                    : "insufficient funds for gas * price + value: address \(address) have \(balance) want \(want)"
+            } else {
+                why = "insufficient funds for transfer: address \(address)"
+            }
+        case .intrinsicGasTooLow(let intrinsic, let limit): why = "intrinsic gas too low: have \(limit), want \(intrinsic)"
         default: why = error.description
         }
-        return .invalidTransaction(code: code, "err: \(why) (supplied gas \(gas))")
+        return .invalidTransaction(code: code, "err: \(why) (supplied gas \(tx.gasLimit))")
     }
 }

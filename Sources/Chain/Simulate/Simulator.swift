@@ -138,7 +138,9 @@ struct Simulator {
                     checks: TransactionChecks(nonce: validate, transaction: false, feesWhenFree: validate),
                     tracer: &tracer, buffers: buffers, deadline: deadline)
             } catch {
-                throw SimulationError.transaction(error, sender: prepared.sender, gas: tx.gasLimit)
+                throw SimulationError.transaction(
+                    error, sender: prepared.sender, transaction: tx, baseFee: env.baseFee,
+                    balance: state.balance(of: prepared.sender), nonce: state.nonce(of: prepared.sender))
             }
             if outcome.status == .aborted { throw .chain(.executionTimeout(timeout ?? .zero)) }
             if let reason = outcome.unsupportedReason { throw .chain(.executionFailed("unsupported by this EVM: \(reason)")) }
