@@ -52,7 +52,7 @@ struct AppBenchmarkFixture: Sendable {
 
     static func make() async throws -> AppBenchmarkFixture {
         let chain = try await DevChain(config: .deterministic())
-        let contract = try await EmbeddedChain.ensureContract(on: chain, dataDirectory: nil)
+        let contract = try await EmbeddedChain.deploy(on: chain, dataDirectory: nil)
         let handler = NodeRPCHandler(chain: chain)
         let client = RPCClient(transport: InProcessTransport(handler: handler, endpoint: "bench"))
         let auth = try await AuthEmulator.ephemeral(policy: AuthPolicy(scrypt: ScryptParameters(logN: 10, r: 8, p: 1)))

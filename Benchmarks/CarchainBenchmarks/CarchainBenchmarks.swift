@@ -15,6 +15,7 @@ let benchmarks: @Sendable () -> Void = {
     registerChainBenchmarks()
     registerRPCBenchmarks()
     registerNodeBenchmarks()
+    registerMiningLatencyBenchmarks()
     registerAppBenchmarks()
     registerTraceBenchmarks()
     registerForkBenchmarks()

@@ -96,14 +96,7 @@ final class FanOutFixture: Sendable {
         let handler = NodeRPCHandler(chain: chain)
         var logger = Logger(label: "bench.node")
         logger.logLevel = .critical
-        let (urls, gotURL) = AsyncStream<String>.makeStream()
-        let server = Task {
-            _ = try? await DevNodeServer.run(handler: handler, auth: nil, host: "127.0.0.1", port: 0, logger: logger) { url in
-                gotURL.yield(url)
-            }
-        }
-        var iterator = urls.makeAsyncIterator()
-        guard let http = await iterator.next() else { throw RPCBenchmarkError("the node did not start") }
+        let (http, server) = try await startBenchmarkServer(handler, logger: logger)
         let url = "ws://" + http.dropFirst("http://".count)
         let tally = ArrivalTally()
         let subscribed = ArrivalTally().expect(subscribers)
@@ -152,4 +145,19 @@ final class FanOutFixture: Sendable {
         for task in tasks { await task.value }
         await chain?.close()
     }
+}
+
+/// Serves `handler` on a loopback port of this process (as `carchain node` does, without auth); returns its URL and the
+/// server's task (cancel it to stop).
+func startBenchmarkServer(_ handler: NodeRPCHandler, logger: Logger) async throws -> (url: String, server: Task<Void, Never>) {
+    let (urls, gotURL) = AsyncStream<String>.makeStream()
+    let server = Task {
+        _ = try? await DevNodeServer.run(handler: handler, auth: nil, host: "127.0.0.1", port: 0, logger: logger) { url in
+            gotURL.yield(url)
+        }
+        gotURL.finish()
+    }
+    var iterator = urls.makeAsyncIterator()
+    guard let url = await iterator.next() else { throw RPCBenchmarkError("the node did not start") }
+    return (url, server)
 }

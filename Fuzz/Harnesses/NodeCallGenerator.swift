@@ -52,6 +52,12 @@ struct NodeCallGenerator {
         "hardhat_setStorageAt": [.address, .word, .word],
         "debug_traceCall": [.transaction, .block, .traceConfig], "debug_traceBlockByNumber": [.block, .traceConfig],
         "debug_traceBlockByHash": [.hash, .traceConfig],
+        // anvil's daily names (issue 31)
+        "anvil_setChainId": [.quantity], "anvil_setTime": [.quantity], "evm_setTime": [.quantity],
+        "anvil_addBalance": [.address, .quantity], "hardhat_addBalance": [.address, .quantity],
+        "anvil_dealERC20": [.address, .address, .quantity], "hardhat_dealERC20": [.address, .address, .quantity],
+        "anvil_setERC20Balance": [.address, .address, .quantity],
+        "anvil_setERC20Allowance": [.address, .address, .address, .quantity],
     ]
 
     /// Tracer names: the node's, geth's others, an empty one and JavaScript source.

@@ -38,6 +38,10 @@ extension FuzzHarness {
         "eth_getRawTransactionByBlockNumberAndIndex", "eth_getRawTransactionByBlockHashAndIndex",
         "eth_getTransactionBySenderAndNonce", "eth_fillTransaction", "eth_sendTransactionSync", "eth_sendRawTransactionSync",
         "net_peerCount",
+        // anvil's daily names (issue 31): DevNodeRequest.swift
+        "anvil_dropAllTransactions", "hardhat_dropAllTransactions", "anvil_setChainId", "anvil_setTime", "evm_setTime",
+        "anvil_getAutomine", "hardhat_getAutomine", "anvil_getIntervalMining", "anvil_addBalance", "hardhat_addBalance",
+        "anvil_dealERC20", "hardhat_dealERC20", "anvil_setERC20Balance", "anvil_setERC20Allowance",
     ]
 
     /// The node methods with a known, still open crash class. With `CARCHAIN_FUZZ_AVOID_KNOWN=1` the node harness

@@ -30,7 +30,7 @@ struct AppHarness {
 
     static func make(ethPriceMicros: UInt256? = nil) async throws -> AppHarness {
         let chain = try await DevChain(config: ChainConfig(), storage: .memory)
-        let contract = try await EmbeddedChain.ensureContract(on: chain, dataDirectory: nil)
+        let contract = try await EmbeddedChain.deploy(on: chain, dataDirectory: nil)
         let handler = NodeRPCHandler(chain: chain)
         let client = RPCClient(transport: InProcessTransport(handler: handler, endpoint: "test chain"))
         let clock = ManualAuthClock(start: Date())

@@ -125,7 +125,7 @@ import TestSupport
         guard let (genesisBytes, chainBytes) = Self.files() else { return }
         let chain = try await Self.chain(genesisBytes)
         let rich = Address(uint32: 0xabcd)
-        await chain.setBalance(rich, UInt256(1234 as UInt64))
+        try await chain.setBalance(rich, UInt256(1234 as UInt64))
         do {
             try await chain.importBlocks(rlp: chainBytes)
             Issue.record("imported on top of unmined dev changes")

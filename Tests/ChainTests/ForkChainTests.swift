@@ -21,15 +21,15 @@ import Testing
     /// holds 7 wei at the first and 9 at the second.
     func source() async throws -> (DevChain, UInt64) {
         let chain = try await DevChain(config: .deterministic())
-        await chain.setCode(Self.reader, Self.readsSlot0)
-        await chain.setCode(Self.counter, Self.incrementsSlot0)
-        await chain.setStorage(Self.reader, slot: .zero, value: UInt256(42))
-        await chain.setStorage(Self.counter, slot: .zero, value: UInt256(100))
-        await chain.setBalance(Self.stranger, UInt256(7))
+        try await chain.setCode(Self.reader, Self.readsSlot0)
+        try await chain.setCode(Self.counter, Self.incrementsSlot0)
+        try await chain.setStorage(Self.reader, slot: .zero, value: UInt256(42))
+        try await chain.setStorage(Self.counter, slot: .zero, value: UInt256(100))
+        try await chain.setBalance(Self.stranger, UInt256(7))
         _ = try await chain.mine()
         let n = await chain.blockNumber()
-        await chain.setStorage(Self.reader, slot: .zero, value: UInt256(43))
-        await chain.setBalance(Self.stranger, UInt256(9))
+        try await chain.setStorage(Self.reader, slot: .zero, value: UInt256(43))
+        try await chain.setBalance(Self.stranger, UInt256(9))
         _ = try await chain.mine()
         return (chain, n)
     }
@@ -60,7 +60,7 @@ import Testing
         #expect(try await settled(cache) { try await fork.balance(Self.stranger) } == UInt256(7))
 
         // A local write stays local: the source still has 9 wei at its head, the fork 11 after its own block.
-        await fork.setBalance(Self.stranger, UInt256(11))
+        try await fork.setBalance(Self.stranger, UInt256(11))
         _ = try await settled(cache) { try await fork.mine() }
         #expect(try await fork.balance(Self.stranger) == UInt256(11))
         #expect(try await source.balance(Self.stranger) == UInt256(9))

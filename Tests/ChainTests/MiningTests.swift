@@ -237,10 +237,10 @@ import Testing
     @Test func devControlsChangeStateWithoutBlocks() async throws {
         let chain = try await DevChain(config: .deterministic())
         let target = F.address("0x00000000000000000000000000000000000000bb")
-        await chain.setBalance(target, UInt256(12345))
-        await chain.setNonce(target, 7)
-        await chain.setCode(target, [0x60, 0x00])
-        await chain.setStorage(target, slot: UInt256(1), value: UInt256(99))
+        try await chain.setBalance(target, UInt256(12345))
+        try await chain.setNonce(target, 7)
+        try await chain.setCode(target, [0x60, 0x00])
+        try await chain.setStorage(target, slot: UInt256(1), value: UInt256(99))
         #expect(try await chain.balance(target) == UInt256(12345))
         #expect(try await chain.nonce(target) == 7)
         #expect(try await chain.code(target) == [0x60, 0x00])
@@ -248,7 +248,7 @@ import Testing
         #expect(await chain.blockNumber() == 0)
         // Storage on an otherwise empty account stays (no EIP-161 removal for dev changes).
         let empty = F.address("0x00000000000000000000000000000000000000cc")
-        await chain.setStorage(empty, slot: .one, value: UInt256(5))
+        try await chain.setStorage(empty, slot: .one, value: UInt256(5))
         #expect(try await chain.storage(empty, slot: .one) == UInt256(5))
         let block = try #require(try await chain.mine().first)
         #expect(await chain.currentState().stateRoot == block.header.stateRoot)
@@ -271,7 +271,7 @@ import Testing
         let b2 = try #require(try await chain.block(.number(2)))
         #expect(try await chain.nonce(F.address0, at: .hash(b2.hash)) == 2)
         await #expect(throws: ChainError.self) { try await chain.balance(F.address0, at: .number(99)) }
-        await chain.setBalance(F.address1, .one)  // pending dev change: history unaffected
+        try await chain.setBalance(F.address1, .one)  // pending dev change: history unaffected
         #expect(try await chain.balance(F.address1, at: .number(4)) == .one)
         #expect(try await chain.balance(F.address1, at: .number(3)) == DevAccounts.defaultBalance + UInt256(3) * F.oneEther)
     }
@@ -292,7 +292,7 @@ import Testing
             if devChangePending {
                 // Affordable when sent; not after the dev change, which is pending when its block is built.
                 if sendRejected { try await chain.sendRawTransaction(F.dynamicFee(spender, nonce: 0, to: other, value: value).encoded) }
-                await chain.setBalance(spender.address, F.oneGwei)
+                try await chain.setBalance(spender.address, F.oneGwei)
             } else {
                 // Each affordable alone, the second not after the first: rejected when its block is built.
                 try await chain.sendRawTransaction(F.dynamicFee(spender, nonce: 0, to: other, value: value).encoded)

@@ -18,7 +18,7 @@ import Testing
             try await chain.sendRawTransaction(
                 F.dynamicFee(F.key0, nonce: nonce, to: logger, data: F.word(UInt256(nonce)), gas: 60_000).encoded)
         }
-        await chain.setStorage(logger, slot: UInt256(9), value: UInt256(9))
+        try await chain.setStorage(logger, slot: UInt256(9), value: UInt256(9))
         _ = try await chain.mine()
         var blocks: [Block] = []
         for n in 0...7 as ClosedRange<UInt64> { blocks.append(try #require(try await chain.block(.number(n)))) }

@@ -18,7 +18,7 @@ import Testing
         var config = ChainConfig.deterministic()
         config.hardfork = fork
         let chain = try await DevChain(config: config)
-        await chain.setCode(Self.delegate, Self.runtime)
+        try await chain.setCode(Self.delegate, Self.runtime)
         return chain
     }
 
@@ -52,14 +52,14 @@ import Testing
         #expect(again.gasUsed == 21_000 + 2_100 + 100 + 5 * 3 + 2 + 6)
 
         // EIP-3607 as EIP-7702 relaxes it: the delegated account sends its own transaction.
-        await chain.setBalance(authority.address, ChainFixtures.oneEther)
+        try await chain.setBalance(authority.address, ChainFixtures.oneEther)
         let own = try await chain.sendRawTransaction(
             ChainFixtures.dynamicFee(authority, nonce: 1, to: ChainFixtures.address0, value: UInt256(1)).encoded)
         #expect(try await chain.receipt(hash: own)?.status == true)
         // A real contract still cannot send.
         let contractKey = try freshKey(0x72)
-        await chain.setCode(contractKey.address, Self.runtime)
-        await chain.setBalance(contractKey.address, ChainFixtures.oneEther)
+        try await chain.setCode(contractKey.address, Self.runtime)
+        try await chain.setBalance(contractKey.address, ChainFixtures.oneEther)
         await #expect(throws: ChainError.self) {
             try await chain.sendRawTransaction(ChainFixtures.dynamicFee(contractKey, nonce: 0, to: ChainFixtures.address0).encoded)
         }

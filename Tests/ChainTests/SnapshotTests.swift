@@ -22,7 +22,7 @@ import Testing
             try await chain.sendRawTransaction(F.dynamicFee(F.key0, nonce: nonce, to: F.address1, value: F.oneEther).encoded)
         }
         let later = try await chain.snapshot()
-        await chain.setBalance(F.address1, .one)
+        try await chain.setBalance(F.address1, .one)
         #expect(await chain.blockNumber() == 4)
 
         #expect(try await chain.revert(to: first))
@@ -59,8 +59,8 @@ import Testing
         config.hardfork = .cancun
         let chain = try await DevChain(config: config)
         let id = try await chain.snapshot()
-        await chain.setBalance(F.address0, .one)
-        await chain.setStorage(F.address1, slot: .one, value: .one)
+        try await chain.setBalance(F.address0, .one)
+        try await chain.setStorage(F.address1, slot: .one, value: .one)
         #expect(try await chain.revert(to: id))
         #expect(try await chain.balance(F.address0) == DevAccounts.defaultBalance)
         #expect(try await chain.storage(F.address1, slot: .one) == .zero)

@@ -253,10 +253,16 @@ import Glibc
         let n = try #require(try await call(pyevm.url, "eth_blockNumber").stringValue)
         _ = try await sendRaw(contract, CarChainOperation.rentCar(plate: "CAR2", userId: "u1").calldata)
 
-        guard let b = try NodeProcess.start(["--ephemeral", "--fork-url", pyevm.url, "--fork-block-number", String(try Quantity.decodeUInt64(n))]) else {
+        // Its headers hash as they should: the fork starts even when an unverifiable header would stop it (issue 31).
+        guard
+            let b = try NodeProcess.start(
+                ["--ephemeral", "--fork-url", pyevm.url, "--fork-block-number", String(try Quantity.decodeUInt64(n)), "--fork-verify-headers"],
+                keepingErrors: true)
+        else {
             return
         }
         defer { b.stop() }
+        #expect(!b.errors.contains("could not be verified"), "\(b.errors)")
         let c = contract.lowercasedHex
         for query in Self.queries {
             let atN = try await self.query(pyevm.url, query, at: n, contract: c)
@@ -347,5 +353,79 @@ import Glibc
         let lines = text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
         guard lines.count == 1 else { return nil }
         return lines[0]
+    }
+
+    /// A block object as an L2 (or a later fork) answers it: fields this node does not know, and a hash its known
+    /// fields do not give (the proxy below makes node A such a remote).
+    static func withForeignHeaderFields(_ answer: String) -> String {
+        func rewrite(_ value: JSONValue) -> JSONValue {
+            switch value {
+            case .array(let items): return .array(items.map(rewrite))
+            case .object(let members):
+                guard let hash = value["hash"]?.stringValue, value["stateRoot"] != nil, value["parentHash"] != nil,
+                    let bytes = try? Hex.decode(hash)
+                else { return .object(members.map { ($0.key, rewrite($0.value)) }) }
+                let reported = Keccak256.hash(bytes + [0x31]).hexString
+                return .object(
+                    members.map { $0.key == "hash" ? ("hash", .string(reported)) : ($0.key, $0.value) } + [
+                        ("l1BlockNumber", .string("0x1234")), ("sendRoot", .string(Bytes32.zero.hexString)),
+                        ("blockAccessListHash", .string(Keccak256.hash(bytes).hexString)),
+                    ])
+            default: return value
+            }
+        }
+        guard let json = try? JSONValue(parsing: Array(answer.utf8)) else { return answer }
+        return rewrite(json).description
+    }
+
+    /// Issue 31: a remote whose block fields do not hash to its block hash — here node A behind a proxy that adds three
+    /// header fields and reports another hash, as an L2 does — is forked with one warning naming the block and the
+    /// unknown fields; local blocks continue the reported hash, and a restart from the fork cache does too. With
+    /// `--fork-verify-headers` the start stops with that reason.
+    @Test func aRemoteWhoseHeadersCarryUnknownFieldsIsForkedWithOneWarning() async throws {
+        guard let a = try NodeProcess.start(["--ephemeral"]) else { return }
+        defer { a.stop(signal: SIGKILL) }
+        _ = try await call(a.url, "eth_sendTransaction", "[{\"from\":\"\(HandlerHarness.account0)\",\"to\":\"\(Self.stranger)\",\"value\":\"0x2a\"}]")
+        let n = try #require(try await call(a.url, "eth_blockNumber").stringValue)
+        let number = String(try Quantity.decodeUInt64(n))
+        let proxy = try await ForkRemoteProxy.start(upstream: a.url)
+        defer { proxy.stop() }
+        // As an L2 does, the remote answers state reads by the hash it reports: the proxy puts A's hash back.
+        let actual = try #require(try await call(a.url, "eth_getBlockByNumber", "[\"\(n)\",false]")["hash"]?.stringValue)
+        let reported = Keccak256.hash(try Hex.decode(actual) + [0x31]).hexString
+        proxy.script { _, body in
+            .forwardRewriting(
+                request: { $0.replacingOccurrences(of: reported, with: actual) },
+                answer: { body.contains("eth_getBlockByNumber") ? Self.withForeignHeaderFields($0) : $0 })
+        }
+        let remoteBlock = try await call(proxy.url, "eth_getBlockByNumber", "[\"\(n)\",false]")
+        #expect(remoteBlock["hash"]?.stringValue == reported)
+
+        let directory = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var arguments = ["--data-dir", directory.path, "--fork-url", proxy.url, "--fork-block-number", number, "--fork-chain-id", "4", "--no-app"]
+        for start in 0..<2 {
+            // The second start reads the fork block from the cache file, reported hash included.
+            guard let b = try NodeProcess.start(arguments, keepingErrors: true) else { return }
+            let warnings = b.errors.split(separator: "\n").filter { $0.contains("could not be verified") }
+            #expect(warnings.count == 1, "start \(start): \(b.errors)")
+            let line = String(warnings.first ?? "")
+            #expect(line.contains("fork block \(number) (\(reported))"), "\(line)")
+            #expect(start == 1 || line.contains("blockAccessListHash, l1BlockNumber, sendRoot"), "\(line)")
+            #expect(line.contains("--fork-verify-headers"), "\(line)")
+            // The fork block's state is the remote's; the next local block's parent is the hash the remote reported.
+            #expect(try await call(b.url, "eth_getBalance", "[\"\(Self.stranger)\",\"latest\"]") == .string("0x2a"))
+            _ = try await call(b.url, "evm_mine")
+            let local = try await call(b.url, "eth_getBlockByNumber", "[\"latest\",false]")
+            #expect(local["parentHash"]?.stringValue == reported)
+            b.stop(signal: SIGKILL)
+        }
+        arguments.append("--fork-verify-headers")
+        do {
+            _ = try NodeProcess.start(arguments)
+            Issue.record("the fork started although its header could not be verified")
+        } catch {
+            #expect("\(error)".contains("fork block \(number) could not be verified"), "\(error)")
+        }
     }
 }

@@ -16,6 +16,9 @@ final class ForkRemoteProxy: @unchecked Sendable {
         case forward
         /// Answers in the upstream's place.
         case reply(status: Int, body: String, retryAfter: String?)
+        /// Sends it on (the request rewritten first) and answers with the upstream's answer rewritten (a remote whose
+        /// answers differ from it).
+        case forwardRewriting(request: @Sendable (String) -> String, answer: @Sendable (String) -> String)
     }
 
     /// Decides what to do with request number `index` (0-based) and its body.
@@ -82,14 +85,21 @@ final class ForkRemoteProxy: @unchecked Sendable {
             return (received, self.script, upstreamURL)
         }
         let response: (status: Int, body: [UInt8], retryAfter: String?)
-        switch script(index, text) {
+        let action = script(index, text)
+        switch action {
         case .reply(let status, let reply, let retryAfter):
             response = (status, Array(reply.utf8), retryAfter)
-        case .forward:
+        case .forward, .forwardRewriting:
             do {
                 let transport = try HTTPTransport(url: upstream, timeout: 60, maxResponseBytes: 256 << 20)
                 lock.withLock { forwardedCount += 1 }
-                response = (200, try await transport.send(body), nil)
+                var request = body
+                if case .forwardRewriting(let rewrite, _) = action { request = Array(rewrite(text).utf8) }
+                var answer = try await transport.send(request)
+                if case .forwardRewriting(_, let rewrite) = action {
+                    answer = Array(rewrite(String(decoding: answer, as: UTF8.self)).utf8)
+                }
+                response = (200, answer, nil)
             } catch {
                 response = (502, Array("upstream unreachable: \(error)".utf8), nil)
             }

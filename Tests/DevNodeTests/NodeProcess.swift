@@ -30,8 +30,10 @@ final class NodeProcess: @unchecked Sendable {
     }
 
     /// Starts `carchain node --port 0 <arguments>` with `environment` added; nil (after SKIPPED) when
-    /// the binary is not built.
-    static func start(_ arguments: [String], environment: [String: String] = [:], timeout: Double = 60) throws -> NodeProcess? {
+    /// the binary is not built. With `keepingErrors`, what it writes on stderr stays readable (``errors``).
+    static func start(
+        _ arguments: [String], environment: [String: String] = [:], timeout: Double = 60, keepingErrors: Bool = false
+    ) throws -> NodeProcess? {
         guard let carchain = ProcessRunner.carchainExecutable() else { return nil }
         let process = Process()
         process.executableURL = carchain
@@ -78,13 +80,18 @@ final class NodeProcess: @unchecked Sendable {
             let errors = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
             throw StartError.noBanner(errors.isEmpty ? "no banner within \(timeout) s" : errors)
         }
-        try? FileManager.default.removeItem(at: log)
+        if !keepingErrors { try? FileManager.default.removeItem(at: log) }
         let node = NodeProcess(process: process, url: url)
         node.box = box
+        node.errorLog = keepingErrors ? log : nil
         return node
     }
 
     private var box: LineBox?
+    private var errorLog: URL?
+
+    /// What the node wrote on stderr so far (started with `keepingErrors`).
+    var errors: String { errorLog.flatMap { try? String(contentsOf: $0, encoding: .utf8) } ?? "" }
 
     /// Everything the node printed on stdout so far.
     var output: String { box?.text ?? "" }
@@ -115,7 +122,15 @@ final class NodeProcess: @unchecked Sendable {
         return process.terminationStatus
     }
 
-    deinit { stop() }
+    /// Removes the kept stderr file (after ``stop(signal:)``).
+    func removeErrorLog() {
+        if let errorLog { try? FileManager.default.removeItem(at: errorLog) }
+    }
+
+    deinit {
+        stop()
+        removeErrorLog()
+    }
 }
 
 /// Thread-safe accumulation of the node's stdout.

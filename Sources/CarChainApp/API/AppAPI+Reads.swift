@@ -8,7 +8,10 @@ import Foundation
 extension AppAPI {
     /// `GET /config` (no token): what the page needs before anyone signs in.
     func config() async throws -> JSONValue {
-        let contract = try await reading.contractIfDeployed()
+        // No contract, one whose code is gone or one that does not answer as CarChain: the page says so (null).
+        var contract: CarChainContract?
+        do { contract = try await reading.contractIfDeployed() } catch AppError.noCode { contract = nil }
+        if contract != nil, await contractMissing() != nil { contract = nil }
         let cars = try paths.fleet.cars()
         let center = FleetChain.centroid(cars) ?? GeoPoint.puertaDelSol
         var manager: JSONValue = .null

@@ -41,8 +41,32 @@ public struct AppAPI: Sendable {
         do {
             return try await route(request)
         } catch {
-            let failure = AppAPIError.from(error)
+            var failure = AppAPIError.from(error)
+            // A failure no route expects (500), or a contract call that did not answer as CarChain's ABI says, may
+            // mean the contract is gone or replaced (`anvil_reset`, `anvil_setCode`): then that is the answer.
+            if failure.status == 500 || error is CarChainError, let missing = await contractMissing() { failure = missing }
             return AppResponse(status: failure.status, body: failure.json)
+        }
+    }
+
+    /// Why the chain has no CarChain this API can use, when that is so: none known, no code at the known address, or
+    /// code there that does not answer CarChain's `manager()` (`anvil_setCode` put other code there); nil when the
+    /// contract answers (or the chain does not: that is another failure).
+    func contractMissing() async -> AppAPIError? {
+        let contract: CarChainContract
+        do { contract = try await reading.contract() } catch {
+            let failure = AppAPIError.from(error)
+            return failure.code == "NO_CONTRACT" ? failure : nil
+        }
+        do {
+            _ = try await contract.manager()
+            return nil
+        } catch let error as CarChainError {
+            return AppAPIError(
+                status: 503, code: "NO_CONTRACT",
+                message: "No CarChain contract is deployed on this chain: the code at \(contract.address.checksummed) does not answer as CarChain (\(error)).")
+        } catch {
+            return nil
         }
     }
 

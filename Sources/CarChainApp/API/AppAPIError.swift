@@ -76,6 +76,10 @@ public struct AppAPIError: Error, Sendable, Equatable, CustomStringConvertible {
             return AppAPIError(status: 400, code: "BAD_REQUEST", message: error.description)
         case AppError.noContract:
             return AppAPIError(status: 503, code: "NO_CONTRACT", message: "No CarChain contract is deployed on this chain.")
+        case AppError.noCode(let address, _):
+            return AppAPIError(
+                status: 503, code: "NO_CONTRACT",
+                message: "No CarChain contract is deployed on this chain: \(address.checksummed) has no code (a chain reset removes it; `carchain deploy` deploys one).")
         case let error as RPCError:
             return AppAPIError(status: 502, code: "CHAIN_ERROR", message: "The chain did not answer as expected: \(error)")
         case let error as SendError:

@@ -115,9 +115,7 @@ public struct ChainSession: Sendable {
             throw AppError.noContract(chainID: chainID)
         }
         let code = try await client.code(at: address)
-        guard !code.isEmpty else {
-            throw AppError.failed("no contract at \(address) on chain \(chainID) (nothing deployed there on this node)")
-        }
+        guard !code.isEmpty else { throw AppError.noCode(address: address, chainID: chainID) }
         return CarChainContract(address: address, backend: backend, artifact: .project)
     }
 
@@ -141,7 +139,8 @@ public struct ChainSession: Sendable {
     }
 
     /// The client for a data directory: over HTTP to the `carchain node` whose lock names a URL, or in-process
-    /// to the chain opened here (deploying CarChain on first use).
+    /// to the chain opened here (deploying CarChain on first use: ``EmbeddedChain/startupContract(on:dataDirectory:)``,
+    /// which never refuses a chain; a command that needs the contract says so when there is none).
     private static func embeddedClient(_ directory: URL, timeout: Double) async throws -> RPCClient {
         if let owner = ChainLock.owner(of: directory), let url = owner.url {
             return try RPCClient(url: url, timeout: timeout)
@@ -153,7 +152,7 @@ public struct ChainSession: Sendable {
             if case .dataDirectoryLocked(_, _, let url?) = error { return try RPCClient(url: url, timeout: timeout) }
             throw AppError.failed("embedded chain at \(directory.path): \(error)")
         }
-        _ = try await EmbeddedChain.ensureContract(on: chain, dataDirectory: directory)
+        _ = await EmbeddedChain.startupContract(on: chain, dataDirectory: directory)
         let handler = NodeRPCHandler(chain: chain)
         return RPCClient(transport: InProcessTransport(handler: handler, endpoint: "embedded chain at \(directory.path)"))
     }

@@ -48,14 +48,33 @@ public enum EmbeddedChain {
         }
     }
 
-    /// The CarChain of this chain: the remembered one when it has code, otherwise the project's
-    /// contract deployed now by the first dev account (and remembered when there is a data directory).
-    public static func ensureContract(on chain: DevChain, dataDirectory: URL?) async throws -> Address {
-        if let dataDirectory, let remembered = rememberedContract(dataDirectory),
-            try await !chain.code(remembered, at: .latest).isEmpty
-        {
-            return remembered
+    /// The CarChain of a chain being opened (by `carchain node` or a CLI command on the data directory), found or
+    /// deployed without ever refusing the chain:
+    /// - the remembered contract when it has code;
+    /// - else, on a chain that holds nothing yet — no block but its genesis, no dev change pending, nothing ever
+    ///   deployed from this data directory (no `carchain.json`) — the project's contract, deployed now by the first dev
+    ///   account and remembered;
+    /// - else none, with the reason: a chain with blocks is someone's work and opens as it is (`anvil_reset` or
+    ///   `anvil_setCode` may have removed the contract, `anvil_setNonce` may have taken its address). Deploying there
+    ///   would add a block a restart was not asked for, and could fail ("contract address collision") and keep the
+    ///   data directory from opening at all; `carchain deploy` deploys one when wanted.
+    public static func startupContract(on chain: DevChain, dataDirectory: URL?) async -> StartupContract {
+        let remembered = dataDirectory.flatMap(rememberedContract)
+        if let remembered, let code = try? await chain.code(remembered, at: .latest), !code.isEmpty { return .found(remembered) }
+        guard remembered == nil, await chain.holdsNothingYet() else {
+            let why = remembered.map { "\($0.checksummed) has no code (anvil_reset or anvil_setCode removed it)" }
+                ?? "the chain has blocks or dev changes and no CarChain was deployed from this data directory"
+            return .absent("no CarChain on this chain: \(why); `carchain deploy` deploys one")
         }
+        do {
+            return .deployed(try await deploy(on: chain, dataDirectory: dataDirectory))
+        } catch {
+            return .absent("CarChain was not deployed: \(error)")
+        }
+    }
+
+    /// Deploys the project's CarChain from the first dev account and remembers it (with a data directory).
+    public static func deploy(on chain: DevChain, dataDirectory: URL?) async throws -> Address {
         guard let deployer = chain.accounts.first else { throw AppError.failed("the embedded chain has no dev account to deploy CarChain") }
         let hash = try await chain.sendTransaction(
             CallRequest(from: deployer, data: CarChainArtifact.project.bytecode))
@@ -69,5 +88,23 @@ public enum EmbeddedChain {
         }
         if let dataDirectory { try remember(contract: address, chainID: chain.chainId, in: dataDirectory) }
         return address
+    }
+}
+
+/// What ``EmbeddedChain/startupContract(on:dataDirectory:)`` found.
+public enum StartupContract: Sendable, Equatable {
+    /// The remembered contract, with code.
+    case found(Address)
+    /// Deployed now, on a chain that held nothing yet.
+    case deployed(Address)
+    /// None; why, in one line (for a warning).
+    case absent(String)
+
+    /// The contract, if there is one.
+    public var address: Address? {
+        switch self {
+        case .found(let address), .deployed(let address): return address
+        case .absent: return nil
+        }
     }
 }

@@ -10,8 +10,10 @@ import Foundation
 public struct LocalNode: Sendable {
     public let chain: DevChain
     /// The CarChain contract of this chain; nil on a chain from a genesis file (`--genesis`), which is left as
-    /// its blocks made it.
+    /// its blocks made it, and on a chain whose contract is gone (``startupNote`` says why).
     public let contract: Address?
+    /// Why a chain that should have CarChain has none (`EmbeddedChain.startupContract`), for one warning line.
+    public let startupNote: String?
     public let auth: AuthEmulator
     public let handler: NodeRPCHandler
     /// The data directory; nil in memory.
@@ -44,6 +46,7 @@ public struct LocalNode: Sendable {
             throw AppError.failed(directory.map { "cannot open the chain at \($0.path): \(error)" } ?? "cannot create the chain: \(error)")
         }
         var contract: Address?
+        var startupNote: String?
         do {
             if let blocks {
                 do { try await chain.importBlocks(rlp: blocks, progress: progress) } catch {
@@ -56,8 +59,11 @@ public struct LocalNode: Sendable {
             }
             // A chain from a genesis file is someone else's chain: it gets no CarChain deployment of ours.
             // `--no-carchain`: a plain dev chain, as anvil starts one.
+            // Never a refusal: a chain with blocks opens as it is, with or without its contract.
             if deployCarChain && config.genesis == nil && chain.config.genesis == nil && fork == nil {
-                contract = try await EmbeddedChain.ensureContract(on: chain, dataDirectory: directory)
+                let found = await EmbeddedChain.startupContract(on: chain, dataDirectory: directory)
+                contract = found.address
+                if case .absent(let why) = found { startupNote = why }
             }
         } catch {
             await chain.close()
@@ -77,8 +83,8 @@ public struct LocalNode: Sendable {
             throw AppError.failed("cannot start the auth emulator: \(error)")
         }
         return LocalNode(
-            chain: chain, contract: contract, auth: auth, handler: NodeRPCHandler(chain: chain, limits: limits), directory: directory,
-            forkLock: forkLock)
+            chain: chain, contract: contract, startupNote: startupNote, auth: auth, handler: NodeRPCHandler(chain: chain, limits: limits),
+            directory: directory, forkLock: forkLock)
     }
 
     /// The data directory's lock, whoever took it (the chain on disk, or this node for a forked chain).

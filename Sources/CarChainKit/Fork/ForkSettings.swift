@@ -23,6 +23,9 @@ public struct ForkSettings: Sendable {
     /// How requests reach the remote; nil: HTTP to ``url`` (the only way the CLI connects). Tests and benchmarks put
     /// an in-process node here, or a transport that counts round trips.
     public var transport: (any RPCTransport)?
+    /// A fork block whose header cannot be verified (its fields do not hash to the hash the remote reported) stops
+    /// the fork instead of a warning (`--fork-verify-headers`).
+    public var verifyHeaders = false
 
     public init(
         url: String, blockNumber: UInt64? = nil, chainID: UInt64? = nil, cacheDirectory: URL? = nil, timeout: Double = 30,
@@ -48,6 +51,7 @@ public struct ForkSettings: Sendable {
         if let cacheDirectory, let chainID, let blockNumber {
             let file = try openFile(cacheDirectory, chainID: chainID, block: blockNumber)
             if let point = file.storedPoint {
+                try verify(point, unknownFields: [])
                 return ForkCache(point: point, remote: try RemoteForkSource.offline(self, point: point), file: file)
             }
         }
@@ -64,6 +68,22 @@ public struct ForkSettings: Sendable {
             file = opened
         }
         return ForkCache(point: point, remote: remote, file: file)
+    }
+
+    /// Checks the fork block's header against the hash the remote reported. Verified when its fields hash to it. When
+    /// they do not — a remote whose headers carry fields this node does not know (`unknownFields`: an L2's, a newer
+    /// fork's) or hash another way (the py-evm node's eth-tester chain, some L2s) — the block is named once, with
+    /// why, through ``warn``, and the reported hash is used (as anvil does); with ``verifyHeaders`` it is an error.
+    /// Nothing else of the header is trusted less: the state is read by that hash, and local blocks continue it.
+    func verify(_ point: ForkPoint, unknownFields: [String]) throws(ForkError) {
+        let computed = point.header.hash
+        guard computed != point.hash else { return }
+        let why = unknownFields.isEmpty
+            ? "its fields hash to \(computed), not the reported \(point.hash) (the remote builds headers another way)"
+            : "its header has fields this node does not know (\(unknownFields.prefix(8).joined(separator: ", "))"
+                + (unknownFields.count > 8 ? ", …" : "") + "), so its fields hash to \(computed), not the reported \(point.hash)"
+        if verifyHeaders { throw .unverifiedHeader(block: point.number, reason: why) }
+        warn("fork block \(point.number) (\(point.hash)) could not be verified: \(why); going on with the hash the remote reported (--fork-verify-headers makes this an error)")
     }
 
     private func openFile(_ directory: URL, chainID: UInt64, block: UInt64) throws(ForkError) -> ForkCacheFile {

@@ -61,15 +61,11 @@ public struct RemoteForkSource: ForkRemote {
         }
         let (header, hash): (BlockHeader, Bytes32)
         do { (header, hash) = try Self.header(json) } catch { throw .malformed(method: "eth_getBlockByNumber", reason: error.what) }
-        guard header.hash == hash else {
-            throw .malformed(
-                method: "eth_getBlockByNumber",
-                reason: "block \(header.number)'s fields hash to \(header.hash), not the reported \(hash) (a header field this node does not know?)")
-        }
         if let wanted = settings.blockNumber, header.number != wanted {
             throw .malformed(method: "eth_getBlockByNumber", reason: "asked for block \(wanted), got block \(header.number)")
         }
         let point = ForkPoint(chainId: chainId, header: header, hash: hash)
+        try settings.verify(point, unknownFields: Self.unknownHeaderFields(json))
         return (RemoteForkSource(client: client, point: point, settings: settings), point)
     }
 
@@ -253,6 +249,22 @@ public struct RemoteForkSource: ForkRemote {
         let hidden = !(parts.path.isEmpty || parts.path == "/") || parts.query != nil || parts.user != nil
         return "\(scheme)://\(host)\(port)\(hidden ? "/…" : "")"
     }
+
+    /// The members of a block object that are no header field, body or summary this node knows: an L2's additions
+    /// (Arbitrum's `l1BlockNumber`, `sendRoot`…, which its hash does not cover) or a newer fork's header fields (which
+    /// it does), sorted.
+    static func unknownHeaderFields(_ json: JSONValue) -> [String] {
+        guard case .object(let members) = json else { return [] }
+        return members.map(\.key).filter { !knownBlockMembers.contains($0) }.sorted()
+    }
+
+    /// What a block object holds that this node reads or knows to be no header field.
+    static let knownBlockMembers: Set<String> = [
+        "number", "hash", "parentHash", "nonce", "sha3Uncles", "logsBloom", "transactionsRoot", "stateRoot", "receiptsRoot",
+        "miner", "difficulty", "totalDifficulty", "extraData", "size", "gasLimit", "gasUsed", "timestamp", "transactions",
+        "uncles", "mixHash", "baseFeePerGas", "withdrawalsRoot", "withdrawals", "blobGasUsed", "excessBlobGas",
+        "parentBeaconBlockRoot", "requestsHash",
+    ]
 
     /// A block's header from its JSON form, with the hash the remote reported.
     static func header(_ json: JSONValue) throws(WireError) -> (BlockHeader, Bytes32) {

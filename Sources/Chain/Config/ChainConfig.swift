@@ -78,6 +78,9 @@ public struct ChainConfig: Sendable {
         keepsStoredHardfork = false
     }
 
+    /// The largest chain id, EIP-2294's floor(2^64 / 2) − 36, so that an EIP-155 `v` (chainId·2 + 36) fits in 64 bits.
+    public static let maxChainId: UInt64 = UInt64.max / 2 - 36
+
     /// The fork a dev chain runs unless told otherwise: Osaka, mainnet's.
     public static let defaultHardfork: Hardfork = .osaka
 

@@ -4,7 +4,7 @@ import EthereumTransactions
 import EthereumTrie
 
 extension DevChain {
-    // MARK: Public mining controls
+    // MARK: Public mining controls (mine(blocks:timestamp:interval:) runs in slices: DevChain+Slices.swift)
 
     /// The most blocks one ``mine(blocks:timestamp:interval:)`` (`evm_mine`, `anvil_mine`) may mine: each is
     /// written to the database before the call returns, so a huge count would hold the chain for hours.
@@ -13,53 +13,13 @@ extension DevChain {
     /// The longest mining interval (`evm_setIntervalMining`, `--block-time`): one year, in seconds.
     public static let maxMiningInterval: Double = 31_536_000
 
-    /// Mines `blocks` blocks (0 ... ``maxBlocksPerMine``), each filled from the pool (transactions that fit
-    /// the gas limit, highest priority fee first). The first gets `timestamp` when given; with `interval`,
-    /// each later block is that many seconds after the one before (`anvil_mine`'s second parameter).
-    /// Returns the new blocks.
-    @discardableResult
-    public func mine(blocks: Int = 1, timestamp: UInt64? = nil, interval: UInt64? = nil) throws(ChainError) -> [Block] {
-        guard (0...Self.maxBlocksPerMine).contains(blocks) else {
-            throw .invalidParams("block count \(blocks) is not in 0...\(Self.maxBlocksPerMine)")
-        }
-        if let timestamp {
-            try Self.checkTimestamp(timestamp)
-            if timestamp <= head.timestamp { throw .timestampTooLow(requested: timestamp, head: head.timestamp) }
-        }
-        if let interval {
-            guard interval >= 1 else { throw .invalidParams("interval must be at least 1 second") }
-            let first: UInt64
-            if let timestamp { first = timestamp } else { first = try peekTimestamp() }
-            let (span, o1) = interval.multipliedReportingOverflow(by: UInt64(Swift.max(blocks - 1, 0)))
-            guard !o1, Self.timestampSum(first, span) != nil else {
-                throw .invalidParams(
-                    "\(blocks) blocks \(interval) seconds apart would pass the largest timestamp \(Self.maxTimestamp) (2^63-1)")
-            }
-        }
-        var mined: [Block] = []
-        var next = timestamp
-        for index in 0..<blocks {
-            // The next block's time is only computed when there is one: with a single block any interval is
-            // allowed, and head + interval may not even fit 64 bits (a fuzzer found that trap).
-            if index > 0, let interval {
-                // Checked above: every block's timestamp is at most maxTimestamp.
-                guard let after = Self.timestampSum(head.timestamp, interval) else {
-                    throw .invalidParams("block \(index) of \(blocks) would pass the largest timestamp \(Self.maxTimestamp)")
-                }
-                next = after
-            }
-            let result = try mineBlock(limit: Int.max, timestamp: next, allowEmpty: true)
-            if let block = result.block { mined.append(block) }
-        }
-        return mined
-    }
-
     /// Turns automine on (mining what the pool holds) or off.
     public func setAutomine(_ on: Bool) throws(ChainError) {
         automine = on
         if on {
             intervalTask?.cancel()
             intervalTask = nil
+            miningInterval = nil
             _ = try mineReady()
         }
     }
@@ -75,6 +35,7 @@ extension DevChain {
         }
         intervalTask?.cancel()
         intervalTask = nil
+        miningInterval = nil
         guard let seconds, seconds > 0 else { return }
         automine = false
         startIntervalMining(.milliseconds(Int64((seconds * 1000).rounded())))
@@ -82,6 +43,7 @@ extension DevChain {
 
     func startIntervalMining(_ interval: Duration) {
         automine = false
+        miningInterval = interval
         intervalTask = Task { [weak self] in
             while !Task.isCancelled {
                 do { try await Task.sleep(for: interval) } catch { return }
@@ -333,7 +295,7 @@ extension DevChain {
         let block = Block(header: header, transactions: included, senders: senders)
 
         do {
-            try store.commit(
+            try persist(
                 ChainStore.BlockWrite(
                     header: header, hash: block.hash, transactions: included, senders: senders, receipts: stored,
                     logs: blockLogs, diff: diff, state: writes))
@@ -378,7 +340,7 @@ extension DevChain {
         diffCache[number] = diff
         blockCache[number] = MinedBlock(block: block, receipts: fullReceipts(block: block, stored: stored, logs: logs))
         trimCaches()
-        for continuation in headSubscribers.values { continuation.yield(block) }
+        announce(block)
     }
 
     /// The timestamp the next block will get, without consuming it. Fails when it would pass
@@ -389,7 +351,7 @@ extension DevChain {
         switch config.clock {
         case .fixedStep(let step): next = Self.timestampSum(head.timestamp, step, pendingTimeJump)
         case .system, .custom:
-            next = Self.timestampSum(head.timestamp, 1).map { Swift.max(Self.timestampSum(config.clock.now() ?? 0, timeOffset) ?? $0, $0) }
+            next = Self.timestampSum(head.timestamp, 1).map { Swift.max(Self.shifted(config.clock.now() ?? 0, by: timeOffset) ?? $0, $0) }
         }
         guard let next else {
             throw .invalidParams(

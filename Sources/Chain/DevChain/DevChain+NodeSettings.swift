@@ -4,7 +4,9 @@ import EthereumTransactions
 
 /// The node settings the dev methods change while the chain runs (anvil's `anvil_impersonateAccount`,
 /// `evm_setBlockGasLimit`, `anvil_setCoinbase`, `anvil_setMinGasPrice`, `anvil_setNextBlockBaseFeePerGas`).
-/// They live in memory only: a restarted node starts from its options again, as anvil does.
+/// On a chain on disk the gas limit, coinbase and fees are kept in the dev-state journal (Store/DevJournal.swift), so
+/// a restarted node mines as the stopped one would have; impersonation is not (a restarted node starts from its
+/// options, as anvil does).
 struct DevSettings: Sendable {
     /// Addresses `eth_sendTransaction` may send from without a key.
     var impersonated: Set<Address> = []
@@ -65,13 +67,17 @@ extension DevChain {
             throw .invalidParams("gas limit \(gasLimit) is not in \(Self.minBlockGasLimit)...\(Int64.max)")
         }
         devSettings.gasLimit = gasLimit
+        try journalSettings()
     }
 
     /// The gas limit of the next block.
     public func pendingGasLimit() -> UInt64 { nextGasLimit(fork: pendingFork) }
 
     /// Sets the fee recipient of the blocks mined from now on (anvil_setCoinbase).
-    public func setCoinbase(_ address: Address) { devSettings.coinbase = address }
+    public func setCoinbase(_ address: Address) throws(ChainError) {
+        devSettings.coinbase = address
+        try journalSettings()
+    }
 
     /// The fee recipient of the next block.
     public func pendingCoinbase() -> Address { devSettings.coinbase ?? config.coinbase }
@@ -83,6 +89,7 @@ extension DevChain {
             throw .invalidParams("anvil_setMinGasPrice is not supported when EIP-1559 is active")
         }
         devSettings.minGasPrice = price
+        try journalSettings()
     }
 
     /// Sets the base fee of the next block (anvil_setNextBlockBaseFeePerGas); later blocks follow EIP-1559
@@ -97,6 +104,17 @@ extension DevChain {
             throw .invalidParams("base fee \(fee) is above 2^128 - 1")
         }
         devSettings.nextBaseFee = fee
+        try journalSettings()
+    }
+
+    /// Sets the chain id (`anvil_setChainId`): transactions signed from now on must name it, and `eth_chainId` answers
+    /// it; pooled transactions stay. At most EIP-2294's bound; kept across a restart and a reset.
+    public func setChainId(_ id: UInt64) throws(ChainError) {
+        guard (1...ChainConfig.maxChainId).contains(id) else {
+            throw .invalidParams("chain id \(id) is not in 1...\(ChainConfig.maxChainId) (EIP-2294)")
+        }
+        chainIdBox.withLock { $0 = id }
+        try journalSettings()
     }
 
     // MARK: Information (anvil_nodeInfo, anvil_metadata)
@@ -122,8 +140,16 @@ extension DevChain {
         return hash
     }
 
+    /// Empties the pool (anvil_dropAllTransactions).
+    public func dropAllTransactions() { pool = TransactionPool() }
+
     /// The hashes of the pooled transactions, in arrival order.
     public func pooledTransactionHashes() -> [Bytes32] { pool.all.map(\.signed.hash) }
+
+    // MARK: Mining mode (anvil_getAutomine, anvil_getIntervalMining)
+
+    /// The interval between blocks while interval mining runs (`--block-time`, `evm_setIntervalMining`); nil otherwise.
+    public func intervalMining() -> Duration? { miningInterval }
 }
 
 extension DevChain {

@@ -11,6 +11,10 @@ extension DevChain {
     /// The head block's header.
     public func latestHeader() -> BlockHeader { head }
 
+    /// True while the chain holds nothing but its genesis block: no later block and no dev change pending (a new
+    /// chain, or one whose first start stopped before it did anything).
+    public func holdsNothingYet() -> Bool { head.number == 0 && base == 0 && working.changes.isEmpty }
+
     /// The number `id` names, nil when there is no such block.
     public func resolve(_ id: BlockID) -> UInt64? {
         switch id {

@@ -16,8 +16,10 @@ import Synchronization
 /// Every block, its receipts, logs, state diff and state rows are written in one SQLite transaction
 /// before any method that mined it returns.
 public actor DevChain {
-    /// The chain id (EIP-155).
-    public nonisolated let chainId: UInt64
+    /// The chain id (EIP-155): the configuration's, the remote's on a fork, or `anvil_setChainId`'s. Read without
+    /// entering the actor (every request may), behind a lock because ``setChainId(_:)`` changes it.
+    public nonisolated var chainId: UInt64 { chainIdBox.withLock { $0 } }
+    nonisolated let chainIdBox: Mutex<UInt64>
     /// The fork a dev chain runs; on a chain from a genesis file, the latest fork its schedule names (a block's
     /// own fork is ``fork(number:timestamp:)``).
     public nonisolated let hardfork: Hardfork
@@ -59,8 +61,11 @@ public actor DevChain {
     /// The block `safe` and `finalized` name, when set; nil names the head.
     var finalized: UInt64?
     var intervalTask: Task<Void, Never>?
-    /// Seconds added by `evm_increaseTime` (reported back, and added to wall-clock time).
-    var timeOffset: UInt64 = 0
+    /// The interval of interval mining while it runs (`anvil_getIntervalMining`); nil otherwise.
+    var miningInterval: Duration?
+    /// Seconds added to wall-clock time: `evm_increaseTime` adds, `anvil_setTime` sets it (negative for an
+    /// earlier time; blocks still never go back: each is at least its parent + 1).
+    var timeOffset: Int64 = 0
     /// With a fixed-step clock: seconds still to add to the next block.
     var pendingTimeJump: UInt64 = 0
     var nextTimestamp: UInt64?
@@ -75,6 +80,16 @@ public actor DevChain {
     var pendingHashLog = PendingHashLog()
     let buffers = ExecutionBuffers()
     let devKeys: [Address: PrivateKey]
+    /// What the dev methods changed that no block holds yet, kept on disk for a restart (Store/DevJournal.swift);
+    /// nil in memory and on a fork.
+    var journal: DevJournal?
+    /// Blocks mined by a long ``mine(blocks:timestamp:interval:)`` slice, written together when the slice ends
+    /// (DevChain+Slices.swift); nil when each block is written as it is mined.
+    var queuedWrites: [ChainStore.BlockWrite]?
+    /// What the chain goes back to when the queued writes fail.
+    var queuedRollback: QueuedRollback?
+    /// Set by ``close()``: a long operation running in slices stops at its next slice.
+    var isClosed = false
 
     /// How many blocks' diffs and bodies are kept decoded in memory.
     static let cacheDepth: UInt64 = 1024
@@ -95,6 +110,10 @@ public actor DevChain {
         var lock: ChainLock?
         if case .directory(let url) = storage { lock = try ChainLock.acquire(directory: url) }
         let store = try ChainStore(storage: storage)
+        // A chain on disk keeps its dev changes and settings in a journal beside its blocks (a fork lives in memory).
+        var journal: DevJournal?
+        if fork == nil, let path = store.path { journal = try DevJournal(path: path) }
+        var restored: (pending: PendingDevState, settings: DevJournal.Settings?)?
 
         var working: JournaledState
         var committed: CommittedState
@@ -135,9 +154,14 @@ public actor DevChain {
                 }
                 hardfork = storedFork
             }
-            // A chain from a genesis file keeps its file's chain id when reopened without the file.
-            guard chainId == config.chainId || (genesis != nil && config.genesis == nil) else {
-                throw .configMismatch("chain id \(chainId) on disk, \(config.chainId) requested")
+            if let journal, let head = try store.hashes(from: headNumber).first {
+                restored = try journal.load(head: head)
+            }
+            // A chain from a genesis file keeps its file's chain id when reopened without the file; one whose id
+            // anvil_setChainId changed opens with either id and keeps the changed one.
+            let setByDevMethod = restored?.settings.map(\.chainId)
+            guard chainId == config.chainId || setByDevMethod == config.chainId || (genesis != nil && config.genesis == nil) else {
+                throw .configMismatch("chain id \(setByDevMethod ?? chainId) on disk, \(config.chainId) requested")
             }
             guard hardfork == config.hardfork || config.keepsStoredHardfork || genesis != nil else {
                 throw .configMismatch("hardfork \(hardfork) on disk, \(config.hardfork) requested")
@@ -194,7 +218,7 @@ public actor DevChain {
             hardfork = genesis.schedule.latestFork
             chainId = genesis.chainId
         }
-        self.chainId = chainId
+        self.chainIdBox = Mutex(chainId)
         self.base = base
         self.forkBinding = Mutex(fork)
         if fork != nil { config.chainId = chainId }
@@ -218,6 +242,9 @@ public actor DevChain {
         var keys: [Address: PrivateKey] = [:]
         for account in config.devAccounts { if let key = account.privateKey { keys[account.address] = key } }
         self.devKeys = keys
+        self.journal = journal
+        // What the dev methods changed before the last stop and no block holds (DevChain+Journal.swift).
+        if let restored { try restoreJournal(restored) }
         if let blockTime = config.blockTime { startIntervalMining(blockTime) }
     }
 
@@ -236,6 +263,7 @@ public actor DevChain {
 
     /// Stops interval mining and releases the data directory's lock.
     public func close() {
+        isClosed = true
         intervalTask?.cancel()
         intervalTask = nil
         lock?.release()
@@ -324,7 +352,7 @@ struct Snapshot {
     var working: JournaledState
     var committed: CommittedState
     var pool: TransactionPool
-    var timeOffset: UInt64
+    var timeOffset: Int64
     var pendingTimeJump: UInt64
     var nextTimestamp: UInt64?
 }

@@ -136,11 +136,20 @@ public final class ForkCacheFile: @unchecked Sendable {
     /// The stored fork block, checked; nil when the file has none yet.
     private static func readPoint(_ meta: [String: String], identity: String) throws -> ForkPoint? {
         guard let text = meta["point"] else { return nil }
-        let parts = text.split(separator: ":")
-        guard parts.count == 2, let encoded = try? Hex.decode(String(parts[0])) else {
+        // `header:checksum`, or `header:hash:checksum` with the hash the remote reported (a header whose fields do not
+        // hash to it: ForkSettings.verify).
+        let parts = text.split(separator: ":").map(String.init)
+        guard parts.count == 2 || parts.count == 3, let encoded = try? Hex.decode(parts[0]) else {
             throw Mismatch(description: "its fork block record is unreadable")
         }
-        guard Hex.encode(checksum(identity, "point", [encoded])) == String(parts[1]) else {
+        var reported: Bytes32?
+        if parts.count == 3 {
+            guard let bytes = try? Hex.decode(parts[1]), let hash = Bytes32(bytes) else {
+                throw Mismatch(description: "its fork block record is unreadable")
+            }
+            reported = hash
+        }
+        guard Hex.encode(checksum(identity, "point", [encoded] + (reported.map { [$0.bytes] } ?? []))) == parts[parts.count - 1] else {
             throw Mismatch(description: "its fork block record fails its checksum")
         }
         let header: BlockHeader
@@ -148,13 +157,17 @@ public final class ForkCacheFile: @unchecked Sendable {
         guard let chainId = identity.split(separator: "/").first.flatMap({ UInt64($0) }), "\(chainId)/\(header.number)" == identity else {
             throw Mismatch(description: "its fork block record is block \(header.number), not the file's")
         }
-        return ForkPoint(chainId: chainId, header: header, hash: header.hash)
+        return ForkPoint(chainId: chainId, header: header, hash: reported ?? header.hash)
     }
 
     /// Keeps the fork block's header (so a start naming the chain id and block needs no remote round trip).
     public func storePoint(_ point: ForkPoint) throws(ForkError) {
         let encoded = point.header.encoded
-        let value = Hex.encode(encoded) + ":" + Hex.encode(Self.checksum(identity, "point", [encoded]))
+        // The reported hash is kept only when the fields do not hash to it, so files of verified headers stay as they were.
+        let reported = point.hash == point.header.hash ? nil : point.hash
+        let fields = [encoded] + (reported.map { [$0.bytes] } ?? [])
+        let value = ([Hex.encode(encoded)] + (reported.map { [Hex.encode($0.bytes)] } ?? []) + [Hex.encode(Self.checksum(identity, "point", fields))])
+            .joined(separator: ":")
         do {
             try queue.write { db in
                 try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('point', ?)", arguments: [value])

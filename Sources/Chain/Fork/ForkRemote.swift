@@ -125,6 +125,9 @@ public enum ForkError: Error, Sendable, Equatable, CustomStringConvertible {
     case cache(String)
     /// A block needed state not read yet; nothing was mined (the node fetches it and runs the request again).
     case notFetched
+    /// The fork block's fields do not hash to the hash the remote reported, and headers must be verified
+    /// (`--fork-verify-headers`).
+    case unverifiedHeader(block: UInt64, reason: String)
 
     public var description: String {
         switch self {
@@ -136,6 +139,8 @@ public enum ForkError: Error, Sendable, Equatable, CustomStringConvertible {
         case .blockNotAvailable(let what): return "fork block not available: \(what)"
         case .cache(let why): return "fork cache: \(why)"
         case .notFetched: return "state not yet read from the fork remote; nothing was mined, try again"
+        case .unverifiedHeader(let block, let reason):
+            return "fork block \(block) could not be verified: \(reason) (without --fork-verify-headers the fork goes on with the reported hash)"
         }
     }
 }

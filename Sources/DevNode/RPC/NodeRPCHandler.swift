@@ -356,16 +356,16 @@ public final class NodeRPCHandler: Sendable {
             }
             return .bool(true)
         case .setBalance(let address, let value, let hardhat):
-            await chain.setBalance(address, value)
+            try await onChain { () async throws(ChainError) in try await chain.setBalance(address, value) }
             return hardhat ? .bool(true) : .null
         case .setCode(let address, let code, let hardhat):
-            await chain.setCode(address, code)
+            try await onChain { () async throws(ChainError) in try await chain.setCode(address, code) }
             return hardhat ? .bool(true) : .null
         case .setNonce(let address, let nonce, let hardhat):
-            await chain.setNonce(address, nonce)
+            try await onChain { () async throws(ChainError) in try await chain.setNonce(address, nonce) }
             return hardhat ? .bool(true) : .null
         case .setStorageAt(let address, let slot, let value):
-            await chain.setStorage(address, slot: slot, value: value)
+            try await onChain { () async throws(ChainError) in try await chain.setStorage(address, slot: slot, value: value) }
             return .bool(true)
         }
     }

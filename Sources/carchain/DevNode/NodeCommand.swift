@@ -14,7 +14,7 @@ struct NodeCommand: AsyncParsableCommand {
         commandName: "node",
         abstract: "Run a development node: JSON-RPC (like anvil or Hardhat Network) and the auth emulator.",
         discussion: """
-            Serves the chain of the data directory (default $CARCHAIN_HOME/chain, the same the CLI's embedded chain uses) on http://HOST:PORT/, with the dev methods (evm_snapshot, evm_revert, evm_mine, anvil_setBalance, ...) and the Firebase Auth emulator's endpoints on the same port. While it runs, CLI commands without --rpc talk to it (its URL is in the data directory's LOCK file). CarChain is deployed on start when the chain has none. The banner lists the 10 dev accounts of the public test mnemonic and their keys: never send real funds to them.
+            Serves the chain of the data directory (default $CARCHAIN_HOME/chain, the same the CLI's embedded chain uses) on http://HOST:PORT/, with the dev methods (evm_snapshot, evm_revert, evm_mine, anvil_setBalance, ...) and the Firebase Auth emulator's endpoints on the same port. While it runs, CLI commands without --rpc talk to it (its URL is in the data directory's LOCK file). CarChain is deployed on the first start of a data directory; a chain that has blocks is never changed by a start (a contract anvil_reset removed stays removed: carchain deploy deploys one). A restart after SIGTERM or kill -9 serves the last block and the state as they were, dev methods' changes included. The banner lists the 10 dev accounts of the public test mnemonic and their keys: never send real funds to them.
 
             Limits (docs/NODE.md, "Limits"): eth_call, eth_estimateGas, eth_createAccessList and debug_traceTransaction get at most --rpc-gas-cap gas (a call asking more is capped, as geth does) and --rpc-evm-timeout seconds ("execution aborted (timeout = 5s)"). Browsers: CORS allows every origin unless --allow-origin is given; only requests whose Host is localhost, 127.0.0.1, [::1] or the --host address (or an --allow-host name) are served, so a web page cannot reach the node by DNS rebinding.
 
@@ -202,6 +202,9 @@ struct NodeCommand: AsyncParsableCommand {
         let node = try await LocalNode.open(
             config: config, directory: directory, limits: limits, blocks: blocks, finalized: finalizedBlock,
             progress: blocks.map { ImportProgress(total: $0.count).report }, deployCarChain: !noCarchain, fork: fork)
+        if let note = node.startupNote {
+            FileHandle.standardError.write(Data("carchain node: warning: \(note)\n".utf8))
+        }
         if let loaded {
             do { try await node.chain.loadState(loaded) } catch {
                 await node.close()

@@ -21,10 +21,12 @@ struct NodeForkOptions: ParsableArguments {
     var noForkCache = false
     @Option(help: ArgumentHelp("Seconds each request to the fork remote may take (0.1 to 600).", valueName: "s"))
     var forkTimeout: Double = 30
+    @Flag(help: "Stop when the fork block's header fields do not hash to the hash the remote reports (default: a warning naming the block, then the reported hash is used, as for an L2 whose headers carry fields of their own).")
+    var forkVerifyHeaders = false
 
     func validate() throws {
-        if forkUrl == nil && (forkBlockNumber != nil || forkChainId != nil || noForkCache) {
-            throw ValidationError("--fork-block-number, --fork-chain-id and --no-fork-cache need --fork-url")
+        if forkUrl == nil && (forkBlockNumber != nil || forkChainId != nil || noForkCache || forkVerifyHeaders) {
+            throw ValidationError("--fork-block-number, --fork-chain-id, --no-fork-cache and --fork-verify-headers need --fork-url")
         }
         guard ForkSettings.timeoutRange.contains(forkTimeout) else { throw ValidationError("--fork-timeout must be 0.1 to 600 seconds") }
     }
@@ -33,9 +35,10 @@ struct NodeForkOptions: ParsableArguments {
     /// `cacheDirectory` (none with --no-fork-cache or in memory); a discarded file is reported on stderr.
     func open(cacheDirectory: URL?) async throws(CLIError) -> ForkCache? {
         guard let forkUrl else { return nil }
-        let settings = ForkSettings(
+        var settings = ForkSettings(
             url: forkUrl, blockNumber: forkBlockNumber, chainID: forkChainId, cacheDirectory: noForkCache ? nil : cacheDirectory,
             timeout: forkTimeout, warn: { FileHandle.standardError.write(Data("carchain node: warning: \($0)\n".utf8)) })
+        settings.verifyHeaders = forkVerifyHeaders
         do { return try await settings.open() } catch { throw CLIError(error.description) }
     }
 }

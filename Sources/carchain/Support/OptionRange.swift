@@ -1,4 +1,5 @@
 import ArgumentParser
+import Chain
 import EthereumPrimitives
 
 /// A numeric option's documented range, checked at parse time (from `validate()`), so a value that parses but
@@ -60,7 +61,7 @@ enum OptionRanges {
     static let confirmations = OptionRange("--confirmations", UInt64(1)...10_000, "1 to 10000 blocks")
 
     /// EIP-2294's bound on chain ids, floor(2^64 / 2) − 36, so that an EIP-155 `v` (chainId·2 + 36) fits in 64 bits.
-    static let maxChainID: UInt64 = UInt64.max / 2 - 36
+    static let maxChainID: UInt64 = ChainConfig.maxChainId
     static let chainID = OptionRange("--chain-id", UInt64(1)...maxChainID, "1 to \(maxChainID) (EIP-2294)")
 
     /// EIP-2681: a nonce is at most 2^64 − 2, so that the account's nonce can still be incremented.

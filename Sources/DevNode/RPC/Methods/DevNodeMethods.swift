@@ -34,7 +34,7 @@ extension NodeRPCHandler {
             try await onChain { () async throws(ChainError) in try await chain.setBlockGasLimit(gas) }
             return .bool(true)
         case .setCoinbase(let address, let hardhat):
-            await chain.setCoinbase(address)
+            try await onChain { () async throws(ChainError) in try await chain.setCoinbase(address) }
             return hardhat ? .bool(true) : .null
         case .dropTransaction(let hash, let hardhat):
             let dropped = await chain.dropTransaction(hash)
@@ -69,6 +69,33 @@ extension NodeRPCHandler {
         case .newPendingTransactionFilter:
             let sequence = await chain.pendingSequence()
             return .string(await filters.install(.pendingTransactions, head: sequence))
+        case .dropAllTransactions:
+            await chain.dropAllTransactions()
+            return .null
+        case .setChainId(let id):
+            try await onChain { () async throws(ChainError) in try await chain.setChainId(id) }
+            return .null
+        case .setTime(let timestamp):
+            return .number(String(try await onChain { () async throws(ChainError) in try await chain.setTime(timestamp) }))
+        case .getAutomine:
+            return .bool(await chain.isAutomining)
+        case .getIntervalMining:
+            // anvil answers whole seconds; a --block-time under a second (or not whole) is written as a decimal.
+            guard let interval = await chain.intervalMining() else { return .null }
+            let (seconds, attoseconds) = interval.components
+            if attoseconds == 0 { return .number(String(seconds)) }
+            return .number(String(Double(seconds) + Double(attoseconds) / 1e18))
+        case .addBalance(let address, let amount):
+            try await onChain { () async throws(ChainError) in try await chain.addBalance(address, amount) }
+            return .null
+        case .dealERC20(let owner, let token, let amount):
+            try await onChain { () async throws(ChainError) in try await chain.dealERC20(owner: owner, token: token, amount: amount) }
+            return .null
+        case .setERC20Allowance(let owner, let spender, let token, let amount):
+            try await onChain { () async throws(ChainError) in
+                try await chain.setERC20Allowance(owner: owner, spender: spender, token: token, amount: amount)
+            }
+            return .null
         }
     }
 

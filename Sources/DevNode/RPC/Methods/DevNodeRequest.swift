@@ -31,6 +31,24 @@ public enum DevNodeRequest: Sendable, Equatable {
     /// eth_call / eth_estimateGas with geth's state override set (third parameter), decoded as eth_simulateV1's.
     case callWithOverrides(CallRequest, BlockID, StateOverrides)
     case estimateGasWithOverrides(CallRequest, BlockID, StateOverrides)
+    // anvil's daily names (issue 31), answered in DevNodeMethods.swift. The `hardhat_` spellings of
+    // dropAllTransactions, addBalance and dealERC20 are anvil's own aliases and answer as anvil does.
+    /// `anvil_dropAllTransactions`: empties the pool.
+    case dropAllTransactions
+    /// `anvil_setChainId`.
+    case setChainId(UInt64)
+    /// `anvil_setTime` / `evm_setTime`: seconds (a value above 10^12 is milliseconds, as anvil reads it).
+    case setTime(UInt64)
+    /// `anvil_getAutomine` / `hardhat_getAutomine`.
+    case getAutomine
+    /// `anvil_getIntervalMining`: the interval in seconds, null unless interval mining runs.
+    case getIntervalMining
+    /// `anvil_addBalance`: the balance plus the amount (saturating, as anvil).
+    case addBalance(Address, UInt256)
+    /// `anvil_dealERC20` (`anvil_setERC20Balance`): the owner's balance of the token.
+    case dealERC20(owner: Address, token: Address, amount: UInt256)
+    /// `anvil_setERC20Allowance`: what the owner lets the spender take of the token.
+    case setERC20Allowance(owner: Address, spender: Address, token: Address, amount: UInt256)
 
     /// The request `method` names, nil when it is none of these.
     static func decode(method: String, _ p: RPCParams) throws(JSONRPCErrorObject) -> DevNodeRequest? {
@@ -72,6 +90,23 @@ public enum DevNodeRequest: Sendable, Equatable {
             try p.expect(2, 2)
             return .signTypedData(try p.address(0), try typedData(p.required(1)))
         case "eth_signTransaction": try p.expect(1, 1); return .signTransaction(try p.callRequest(0))
+        case "anvil_dropAllTransactions", "hardhat_dropAllTransactions": try p.expect(0, 0); return .dropAllTransactions
+        case "anvil_setChainId": try p.expect(1, 1); return .setChainId(try p.uint64(0))
+        case "anvil_setTime", "evm_setTime":
+            try p.expect(1, 1)
+            let value = try p.uint256(0)
+            guard value < UInt256(UInt64.max) else { throw .invalidParams("invalid argument 0: the timestamp is too big") }
+            // As anvil (for Ganache's clients): a value above 10^12 is milliseconds.
+            let raw = value.low64
+            return .setTime(raw > 1_000_000_000_000 ? raw / 1000 : raw)
+        case "anvil_getAutomine", "hardhat_getAutomine": try p.expect(0, 0); return .getAutomine
+        case "anvil_getIntervalMining": try p.expect(0, 0); return .getIntervalMining
+        case "anvil_addBalance", "hardhat_addBalance": try p.expect(2, 2); return .addBalance(try p.address(0), try p.uint256(1))
+        case "anvil_dealERC20", "hardhat_dealERC20", "anvil_setERC20Balance":
+            try p.expect(3, 3); return .dealERC20(owner: try p.address(0), token: try p.address(1), amount: try p.uint256(2))
+        case "anvil_setERC20Allowance":
+            try p.expect(4, 4)
+            return .setERC20Allowance(owner: try p.address(0), spender: try p.address(1), token: try p.address(2), amount: try p.uint256(3))
         case "eth_newPendingTransactionFilter":
             // anvil and geth take an optional `fullTx` flag; full transactions are not offered here.
             try p.expect(0, 1)
