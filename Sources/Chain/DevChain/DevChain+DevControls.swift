@@ -125,13 +125,17 @@ extension DevChain {
                 throw .storage("block \(snapshot.headNumber) missing after rewind")
             }
             for n in (snapshot.headNumber + 1)...head.number {
-                numbersByHash[hashes[Int(n - base)]] = nil
                 blockCache[n] = nil
                 diffCache[n] = nil
             }
-            hashes.removeLast(Int(head.number - snapshot.headNumber))
+            if !hashes.removeAfter(snapshot.headNumber) {
+                // Reverted past the hashes held: hold the ones before the new head again.
+                let first = snapshot.headNumber >= UInt64(RecentBlockHashes.kept) ? snapshot.headNumber - UInt64(RecentBlockHashes.kept) + 1 : base
+                hashes = RecentBlockHashes(first: Swift.max(first, base), hashes: try store.hashes(from: Swift.max(first, base)))
+            }
+            unwritten.forget(after: snapshot.headNumber)
             head = header
-            headHash = hashes[hashes.count - 1]
+            headHash = header.hash
         }
         working = snapshot.working
         committed = snapshot.committed

@@ -18,10 +18,9 @@ extension DevChain {
         guard rebuilt.stateRoot == header.stateRoot || genesisState.fork != nil else {
             throw .stateRootMismatch(block: 0, expected: header.stateRoot, computed: rebuilt.stateRoot)
         }
-        for hash in hashes.dropFirst() { numbersByHash[hash] = nil }
-        hashes = [hashes[0]]
+        hashes = RecentBlockHashes(first: base, hashes: [header.hash])
         head = header
-        headHash = hashes[0]
+        headHash = header.hash
         committed = rebuilt
         working = JournaledState(state: genesisState)
         working.recordsChanges = true
@@ -34,6 +33,7 @@ extension DevChain {
     func clearRunTimeState() {
         blockCache = [:]
         diffCache = [:]
+        unwritten.removeAll()
         pool = TransactionPool()
         snapshots = [:]
         timeOffset = 0
