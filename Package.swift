@@ -96,6 +96,8 @@ let package = Package(
             dependencies: [
                 "EthereumPrimitives", "EthereumCrypto", "EthereumTrie", "EthereumTransactions", "EthereumABI", "EVM",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's C API under GRDB, to bind the block writer's cached statements directly (ChainStore).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 // SHA-256 for the EIP-7685 requests hash.
                 .product(name: "Crypto", package: "swift-crypto"),
             ]

@@ -2,6 +2,7 @@
 """Benchmark `carchain node` next to tools/pyevm-node.py (py-evm) in the same run.
 
     .venv/bin/python tools/bench-node.py [--carchain .build/release/carchain] [--rentals 2000] [--py-rentals 200]
+        [--runs 3] [--reference OTHER-CARCHAIN]
 
 Measures, for each node started here on a free port:
   * eth_call round trip over loopback (getUserCredit on CarChain): p50 and p99 of 2000 calls on one
@@ -10,8 +11,10 @@ Measures, for each node started here on a free port:
     (each answered after its block is committed), and in JSON-RPC batches of 100;
 and, for the carchain binary alone, `carchain rent` against the embedded chain (no --rpc; CARCHAIN_HOME in
 a temporary directory) from process start to exit: the median of 10 runs.
-Targets (issue 7): eth_call p50 <= 0.3 ms, >= 1000 rentCar tx/s, `carchain rent` <= 100 ms. The run also
-measures the loopback floor: this client against a Python server that answers without doing anything.
+Targets (issue 7): eth_call p50 <= 0.3 ms, >= 1000 rentCar tx/s, `carchain rent` <= 100 ms; issue 36: >= 6,000
+rentCar tx/s one by one and >= 20,000 in batches of 100. Each figure is taken `--runs` times (a fresh node each),
+interleaved with the loopback floor — this client against a Python server that answers without doing anything — and
+printed as median and range; `--reference BINARY` measures another carchain build in the same runs.
 """
 import argparse
 import json
@@ -259,17 +262,39 @@ def main():
     parser.add_argument("--rentals", type=int, default=2000)
     parser.add_argument("--py-rentals", type=int, default=200)
     parser.add_argument("--skip-pyevm", action="store_true")
+    parser.add_argument("--runs", type=int, default=3,
+                        help="carchain node runs (a fresh node each) and loopback-floor runs, interleaved; min and median")
+    parser.add_argument("--reference", help="another carchain binary measured in the same runs (e.g. the build before a change)")
     args = parser.parse_args()
     results = []
 
-    node, url = start([args.carchain, "node", "--port", "0", "--ephemeral"],
-                      lambda line: line.split("listening on ", 1)[1] if "listening on " in line else None)
-    try:
-        host, port = url.removeprefix("http://").rsplit(":", 1)
-        results.append(run_node("carchain node", RawClient(host, int(port)), args.rentals))
-    finally:
-        node.terminate()
-        node.wait()
+    def carchain_run(binary, label):
+        node, url = start([binary, "node", "--port", "0", "--ephemeral"],
+                          lambda line: line.split("listening on ", 1)[1] if "listening on " in line else None)
+        try:
+            host, port = url.removeprefix("http://").rsplit(":", 1)
+            return run_node(label, RawClient(host, int(port)), args.rentals)
+        finally:
+            node.terminate()
+            node.wait()
+
+    runs = {"carchain node": [], "floor": []}
+    if args.reference:
+        runs["reference"] = []
+    for _ in range(max(1, args.runs)):
+        runs["carchain node"].append(carchain_run(args.carchain, "carchain node"))
+        if args.reference:
+            runs["reference"].append(carchain_run(args.reference, "reference"))
+        runs["floor"].append(loopback_floor())
+    for label in ["carchain node"] + (["reference"] if args.reference else []):
+        samples = runs[label]
+        summary = {"node": label, "runs": len(samples), "rentals": args.rentals}
+        for key in ["eth_call_p50_ms", "eth_call_p99_ms", "rentCar_tx_per_s_sequential", "rentCar_tx_per_s_batch100"]:
+            values = sorted(r[key] for r in samples)
+            summary[key] = statistics.median(values)
+            summary[key + "_min"] = values[0]
+            summary[key + "_max"] = values[-1]
+        results.append(summary)
 
     if not args.skip_pyevm:
         py, port = start([sys.executable, os.path.join(ROOT, "tools/pyevm-node.py"), "--port", "0", "--lifetime", "1800"],
@@ -281,15 +306,25 @@ def main():
             py.wait()
 
     results.append(embedded_rent(args.carchain))
-    results.append(loopback_floor())
+    floors = sorted(r["loopback_floor_p50_ms"] for r in runs["floor"])
+    results.append({"loopback_floor_p50_ms": statistics.median(floors), "loopback_floor_p50_ms_min": floors[0],
+                    "loopback_floor_p50_ms_max": floors[-1], "runs": len(floors)})
     print(json.dumps(results, indent=2))
     print()
     for r in results:
-        if "node" in r:
+        if "node" in r and "runs" in r:
+            print(f"{r['node']:>14} ({r['runs']} runs, median [min–max]): eth_call p50 {r['eth_call_p50_ms']:.3f} ms "
+                  f"[{r['eth_call_p50_ms_min']:.3f}–{r['eth_call_p50_ms_max']:.3f}], rentCar "
+                  f"{r['rentCar_tx_per_s_sequential']:.0f} [{r['rentCar_tx_per_s_sequential_min']:.0f}–{r['rentCar_tx_per_s_sequential_max']:.0f}] "
+                  f"tx/s one by one, {r['rentCar_tx_per_s_batch100']:.0f} [{r['rentCar_tx_per_s_batch100_min']:.0f}–"
+                  f"{r['rentCar_tx_per_s_batch100_max']:.0f}] tx/s in batches of 100")
+        elif "node" in r:
             print(f"{r['node']:>14}: eth_call p50 {r['eth_call_p50_ms']:.3f} ms (p99 {r['eth_call_p99_ms']:.3f}), "
                   f"rentCar {r['rentCar_tx_per_s_sequential']:.0f} tx/s one by one, {r['rentCar_tx_per_s_batch100']:.0f} tx/s in batches of 100")
         elif "loopback_floor_p50_ms" in r:
-            print(f"loopback floor (this client against a do-nothing Python server): p50 {r['loopback_floor_p50_ms']:.3f} ms")
+            p50, low, high = r["loopback_floor_p50_ms"], r["loopback_floor_p50_ms_min"], r["loopback_floor_p50_ms_max"]
+            print(f"loopback floor (this client against a do-nothing Python server, {r['runs']} runs): p50 {p50:.3f} ms "
+                  f"[{low:.3f}–{high:.3f}], {1 / p50 * 1000:.0f} req/s [{1 / high * 1000:.0f}–{1 / low * 1000:.0f}]")
         else:
             print(f"carchain rent (embedded, start to exit): median {r['carchain_rent_embedded_ms_median']} ms, "
                   f"min {r['carchain_rent_embedded_ms_min']} ms over {r['runs']} runs")

@@ -13,6 +13,7 @@ let benchmarks: @Sendable () -> Void = {
     registerABIBenchmarks()
     registerEVMBenchmarks()
     registerChainBenchmarks()
+    registerChainScaleBenchmarks()
     registerRPCBenchmarks()
     registerNodeBenchmarks()
     registerMiningLatencyBenchmarks()

@@ -5,6 +5,8 @@
 // Import mode, to profile `carchain chain import` alone: `ChainPerfProbe export FILE [count]` writes the blocks
 // of that traffic (automined in memory) to FILE; `ChainPerfProbe import FILE [dir]` imports FILE into a new
 // chain (SQLite in `dir`, else memory) and prints blocks/s.
+// Soak mode (Soak.swift; `make soak`): `ChainPerfProbe soak TRANSACTIONS [dir|memory] [report-every]` automines that
+// many transactions of mixed traffic (SQLite in `dir`, else in memory) and reports throughput and resident memory.
 import Chain
 import EVM
 import EthereumCrypto
@@ -12,26 +14,25 @@ import EthereumPrimitives
 import EthereumTransactions
 import Foundation
 
-func encodeCall(_ signature: String, _ strings: [String], uint: UInt256? = nil) -> [UInt8] {
-    let words = strings.count + (uint == nil ? 0 : 1)
-    var head: [UInt8] = []
-    var tail: [UInt8] = []
-    for s in strings {
-        head += UInt256(UInt64(32 * words + tail.count)).bigEndianBytes
-        let bytes = Array(s.utf8)
-        tail += UInt256(UInt64(bytes.count)).bigEndianBytes + bytes
-            + [UInt8](repeating: 0, count: (32 - bytes.count % 32) % 32)
-    }
-    if let uint { head += uint.bigEndianBytes }
-    return Array(Keccak256.hash(signature).bytes[0..<4]) + head + tail
-}
-
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("ChainPerfProbe: \(message)\n".utf8))
     exit(1)
 }
 var arguments = Array(CommandLine.arguments.dropFirst())
-let mode = ["export", "import"].contains(arguments.first ?? "") ? arguments.removeFirst() : "mine"
+let mode = ["export", "import", "soak"].contains(arguments.first ?? "") ? arguments.removeFirst() : "mine"
+if mode == "soak" {
+    guard let count = arguments.first.flatMap({ Int($0) }), count > 0 else { fail("soak needs a positive TRANSACTIONS count") }
+    let every = arguments.count > 2 ? Int(arguments[2]) ?? 10_000 : 10_000
+    guard every > 0 else { fail("report-every must be positive") }
+    do {
+        // "memory" (or no dir) keeps the chain in memory, as `carchain node --ephemeral` does.
+        let dir = arguments.count > 1 && arguments[1] != "memory" ? URL(fileURLWithPath: arguments[1]) : nil
+        try await Soak(transactions: count, directory: dir, reportEvery: every).run()
+    } catch {
+        fail("\(error)")
+    }
+    exit(0)
+}
 var file: URL?
 if mode != "mine" {
     guard !arguments.isEmpty else { fail("\(mode) needs a FILE") }
@@ -52,10 +53,8 @@ if mode == "import", let file {
 let count = arguments.count > 0 ? Int(arguments[0]) ?? 2200 : 2200
 let dir = mode == "mine" && arguments.count > 1 ? URL(fileURLWithPath: arguments[1]) : nil
 guard let key = DevAccounts.standard.first?.privateKey else { fail("no dev key") }
-let artifact = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../contracts/CarChain.json")
-guard let json = try? JSONValue(parsing: [UInt8](Data(contentsOf: artifact))),
-    let hex = json["bytecode"]?.stringValue
-else { fail("no bytecode in \(artifact.path)") }
+let hex = Hex.encode(CarChainArtifact.bytecode)
+guard !CarChainArtifact.bytecode.isEmpty else { fail("no bytecode in contracts/CarChain.json") }
 nonisolated(unsafe) var nonce: UInt64 = 0
 @MainActor func sign(_ to: Address?, _ data: [UInt8], gas: UInt64) -> [UInt8] {
     defer { nonce += 1 }
@@ -95,6 +94,21 @@ if mode == "export", let file {
     print("exported \(blocks.count) blocks to \(file.path)")
 } else {
     try await run("setup", setup)
+    // For profiles of the rentals alone: `perf record -k CLOCK_MONOTONIC` and keep the samples after this mark.
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    print("mark rentCar \(now.tv_sec).\(String(format: "%09d", now.tv_nsec))")
+    var cpu0 = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu0)
+    let wall0 = ContinuousClock.now
     try await run("rentCar", rentals)
+    var cpu1 = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu1)
+    let wall = ContinuousClock.now - wall0
+    let cpuSeconds = Double(cpu1.tv_sec - cpu0.tv_sec) + Double(cpu1.tv_nsec - cpu0.tv_nsec) / 1e9
+    let wallSeconds = Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18
+    print(String(
+        format: "rentCar ×%d: %.0f tx/s wall, %.1f µs wall and %.1f µs CPU (all threads) per transaction", rentals.count,
+        Double(rentals.count) / wallSeconds, wallSeconds * 1e6 / Double(rentals.count), cpuSeconds * 1e6 / Double(rentals.count)))
 }
 await chain.close()

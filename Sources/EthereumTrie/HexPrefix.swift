@@ -21,6 +21,35 @@ public enum HexPrefix {
         return out
     }
 
+    /// The size of the RLP string holding the hex-prefix encoding of a path of `nibbles` nibbles.
+    @inline(__always)
+    static func encodedSize(nibbles: Int) -> Int {
+        let bytes = nibbles / 2 + 1
+        // One byte is its own RLP encoding: the flag nibble (at most 3) keeps it below 0x80.
+        return bytes == 1 ? 1 : NodeRLP.headerSize(bytes) + bytes
+    }
+
+    /// Appends the RLP string of the hex-prefix encoding of `nibbles` (``encodedSize(nibbles:)`` bytes).
+    @inline(__always)
+    static func appendEncoded(_ nibbles: [UInt8], isLeaf: Bool, to out: inout [UInt8]) {
+        let count = nibbles.count
+        let bytes = count / 2 + 1
+        if bytes > 1 { NodeRLP.appendHeader(bytes, base: 0x80, to: &out) }
+        let odd = count % 2 == 1
+        let flag: UInt8 = (isLeaf ? 2 : 0) | (odd ? 1 : 0)
+        var i = 0
+        if odd {
+            out.append(flag << 4 | nibbles[0] & 0x0F)
+            i = 1
+        } else {
+            out.append(flag << 4)
+        }
+        while i < count {
+            out.append((nibbles[i] & 0x0F) << 4 | (nibbles[i + 1] & 0x0F))
+            i += 2
+        }
+    }
+
     /// Decodes a hex-prefix encoded path into its nibbles and leaf flag.
     ///
     /// Throws ``TrieError/invalidHexPrefix(_:)`` for empty input, a flag nibble above 3, or a non-zero

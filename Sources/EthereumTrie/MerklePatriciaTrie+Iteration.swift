@@ -4,7 +4,7 @@ extension MerklePatriciaTrie {
     public var entries: [(key: [UInt8], value: [UInt8])] {
         var out: [(key: [UInt8], value: [UInt8])] = []
         var prefix: [UInt8] = []
-        TrieNode.collect(root, prefix: &prefix, into: &out)
+        if let root { TrieNode.collect(root, prefix: &prefix, into: &out) }
         return out
     }
 
@@ -12,32 +12,32 @@ extension MerklePatriciaTrie {
     public func entry(after key: [UInt8]) -> (key: [UInt8], value: [UInt8])? {
         var prefix: [UInt8] = []
         let target = Nibbles.from(key)
-        return root.successor(of: target[...], prefix: &prefix).map { (Nibbles.toBytes($0.path), $0.value) }
+        return root?.successor(of: target[...], prefix: &prefix).map { (Nibbles.toBytes($0.path), $0.value) }
     }
 
     /// The entry with the largest key less than `key`, or nil.
     public func entry(before key: [UInt8]) -> (key: [UInt8], value: [UInt8])? {
         var prefix: [UInt8] = []
         let target = Nibbles.from(key)
-        return root.predecessor(of: target[...], prefix: &prefix).map { (Nibbles.toBytes($0.path), $0.value) }
+        return root?.predecessor(of: target[...], prefix: &prefix).map { (Nibbles.toBytes($0.path), $0.value) }
     }
 }
 
 extension TrieNode {
     static func collect(_ node: TrieNode, prefix: inout [UInt8], into out: inout [(key: [UInt8], value: [UInt8])]) {
-        switch node {
-        case .empty: return
-        case .leaf(let path, let value, _):
-            out.append((Nibbles.toBytes(prefix + path), value))
-        case .extension(let path, let child, _):
-            prefix.append(contentsOf: path)
-            collect(child, prefix: &prefix, into: &out)
-            prefix.removeLast(path.count)
-        case .branch(let children, let value, _):
-            if let value { out.append((Nibbles.toBytes(prefix), value)) }
+        switch node.kind {
+        case .leaf:
+            out.append((Nibbles.toBytes(prefix + node.path), node.value ?? []))
+        case .extension:
+            prefix.append(contentsOf: node.path)
+            if let child = node.children[0] { collect(child, prefix: &prefix, into: &out) }
+            prefix.removeLast(node.path.count)
+        case .branch:
+            if let value = node.value { out.append((Nibbles.toBytes(prefix), value)) }
             for i in 0..<16 {
+                guard let child = node.children[i] else { continue }
                 prefix.append(UInt8(i))
-                collect(children[i], prefix: &prefix, into: &out)
+                collect(child, prefix: &prefix, into: &out)
                 prefix.removeLast()
             }
         }
@@ -59,19 +59,19 @@ extension TrieNode {
 
     /// The smallest entry in this subtree (full path from the root, value).
     func minimum(prefix: inout [UInt8]) -> (path: [UInt8], value: [UInt8])? {
-        switch self {
-        case .empty: return nil
-        case .leaf(let path, let value, _): return (prefix + path, value)
-        case .extension(let path, let child, _):
+        switch kind {
+        case .leaf: return (prefix + path, value ?? [])
+        case .extension:
             prefix.append(contentsOf: path)
             defer { prefix.removeLast(path.count) }
-            return child.minimum(prefix: &prefix)
-        case .branch(let children, let value, _):
+            return children[0]?.minimum(prefix: &prefix)
+        case .branch:
             if let value { return (prefix, value) }
-            for i in 0..<16 where !children[i].isEmpty {
+            for i in 0..<16 {
+                guard let child = children[i] else { continue }
                 prefix.append(UInt8(i))
                 defer { prefix.removeLast() }
-                return children[i].minimum(prefix: &prefix)
+                return child.minimum(prefix: &prefix)
             }
             return nil
         }
@@ -79,18 +79,18 @@ extension TrieNode {
 
     /// The largest entry in this subtree.
     func maximum(prefix: inout [UInt8]) -> (path: [UInt8], value: [UInt8])? {
-        switch self {
-        case .empty: return nil
-        case .leaf(let path, let value, _): return (prefix + path, value)
-        case .extension(let path, let child, _):
+        switch kind {
+        case .leaf: return (prefix + path, value ?? [])
+        case .extension:
             prefix.append(contentsOf: path)
             defer { prefix.removeLast(path.count) }
-            return child.maximum(prefix: &prefix)
-        case .branch(let children, let value, _):
-            for i in stride(from: 15, through: 0, by: -1) where !children[i].isEmpty {
+            return children[0]?.maximum(prefix: &prefix)
+        case .branch:
+            for i in stride(from: 15, through: 0, by: -1) {
+                guard let child = children[i] else { continue }
                 prefix.append(UInt8(i))
                 defer { prefix.removeLast() }
-                return children[i].maximum(prefix: &prefix)
+                return child.maximum(prefix: &prefix)
             }
             return value.map { (prefix, $0) }
         }
@@ -98,38 +98,39 @@ extension TrieNode {
 
     /// The smallest entry whose path (relative to this node) is greater than `target`.
     func successor(of target: ArraySlice<UInt8>, prefix: inout [UInt8]) -> (path: [UInt8], value: [UInt8])? {
-        switch self {
-        case .empty: return nil
-        case .leaf(let path, let value, _):
-            return TrieNode.compare(path, target) > 0 ? (prefix + path, value) : nil
-        case .extension(let path, let child, _):
+        switch kind {
+        case .leaf:
+            return TrieNode.compare(path, target) > 0 ? (prefix + path, value ?? []) : nil
+        case .extension:
             let order = TrieNode.compare(path, target.prefix(path.count))
             if order < 0 { return nil }
             prefix.append(contentsOf: path)
             defer { prefix.removeLast(path.count) }
-            if order > 0 { return child.minimum(prefix: &prefix) }
-            return child.successor(of: target.dropFirst(path.count), prefix: &prefix)
-        case .branch(let children, _, _):
+            if order > 0 { return children[0]?.minimum(prefix: &prefix) }
+            return children[0]?.successor(of: target.dropFirst(path.count), prefix: &prefix)
+        case .branch:
             guard let first = target.first else {
                 // The branch's own value has exactly the target's path; only its children are greater.
-                for i in 0..<16 where !children[i].isEmpty {
+                for i in 0..<16 {
+                    guard let child = children[i] else { continue }
                     prefix.append(UInt8(i))
                     defer { prefix.removeLast() }
-                    return children[i].minimum(prefix: &prefix)
+                    return child.minimum(prefix: &prefix)
                 }
                 return nil
             }
             let index = Int(first)
             prefix.append(first)
-            if let found = children[index].successor(of: target.dropFirst(), prefix: &prefix) {
+            if let found = children[index]?.successor(of: target.dropFirst(), prefix: &prefix) {
                 prefix.removeLast()
                 return found
             }
             prefix.removeLast()
-            for i in (index + 1)..<16 where !children[i].isEmpty {
+            for i in (index + 1)..<16 {
+                guard let child = children[i] else { continue }
                 prefix.append(UInt8(i))
                 defer { prefix.removeLast() }
-                return children[i].minimum(prefix: &prefix)
+                return child.minimum(prefix: &prefix)
             }
             return nil
         }
@@ -137,31 +138,31 @@ extension TrieNode {
 
     /// The largest entry whose path (relative to this node) is less than `target`.
     func predecessor(of target: ArraySlice<UInt8>, prefix: inout [UInt8]) -> (path: [UInt8], value: [UInt8])? {
-        switch self {
-        case .empty: return nil
-        case .leaf(let path, let value, _):
-            return TrieNode.compare(path, target) < 0 ? (prefix + path, value) : nil
-        case .extension(let path, let child, _):
+        switch kind {
+        case .leaf:
+            return TrieNode.compare(path, target) < 0 ? (prefix + path, value ?? []) : nil
+        case .extension:
             // A `target` that is a proper prefix of `path` compares less: every key here is greater.
             let order = TrieNode.compare(path, target.prefix(path.count))
             if order > 0 { return nil }
             prefix.append(contentsOf: path)
             defer { prefix.removeLast(path.count) }
-            if order < 0 { return child.maximum(prefix: &prefix) }
-            return child.predecessor(of: target.dropFirst(path.count), prefix: &prefix)
-        case .branch(let children, let value, _):
+            if order < 0 { return children[0]?.maximum(prefix: &prefix) }
+            return children[0]?.predecessor(of: target.dropFirst(path.count), prefix: &prefix)
+        case .branch:
             guard let first = target.first else { return nil }
             let index = Int(first)
             prefix.append(first)
-            if let found = children[index].predecessor(of: target.dropFirst(), prefix: &prefix) {
+            if let found = children[index]?.predecessor(of: target.dropFirst(), prefix: &prefix) {
                 prefix.removeLast()
                 return found
             }
             prefix.removeLast()
-            for i in stride(from: index - 1, through: 0, by: -1) where !children[i].isEmpty {
+            for i in stride(from: index - 1, through: 0, by: -1) {
+                guard let child = children[i] else { continue }
                 prefix.append(UInt8(i))
                 defer { prefix.removeLast() }
-                return children[i].maximum(prefix: &prefix)
+                return child.maximum(prefix: &prefix)
             }
             return value.map { (prefix, $0) }
         }

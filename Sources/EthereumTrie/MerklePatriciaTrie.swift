@@ -4,11 +4,11 @@ import EthereumPrimitives
 /// with leaf, extension and branch nodes, nodes under 32 bytes embedded in their parent, and the root
 /// hash as the Keccak-256 of the root node's RLP encoding.
 ///
-/// A value type: copies share their nodes and diverge on update (the path from the root is copied).
-/// Node references are cached, so reading ``rootHash`` after a few updates re-hashes only the
-/// changed paths.
+/// A value type: copies share their nodes, and an update changes a node in place only when no other copy holds
+/// it (a shared node on the updated path is copied first). Node references are cached, so reading ``rootHash``
+/// after a few updates re-hashes only the changed paths.
 public struct MerklePatriciaTrie: Sendable {
-    var root: TrieNode = .empty
+    var root: TrieNode?
 
     /// The root hash of the empty trie: Keccak-256 of RLP("") (`0x56e81f…b421`).
     public static let emptyRoot = Keccak256.hash([0x80] as [UInt8])
@@ -23,7 +23,19 @@ public struct MerklePatriciaTrie: Sendable {
     }
 
     /// True when the trie holds no keys.
-    public var isEmpty: Bool { root.isEmpty }
+    public var isEmpty: Bool { root == nil }
+
+    /// Calls `body` with the nibbles of `key`, high nibble first.
+    @inline(__always)
+    static func withNibbles<R>(_ key: [UInt8], _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: key.count * 2) { buffer in
+            for (i, byte) in key.enumerated() {
+                buffer[2 * i] = byte >> 4
+                buffer[2 * i + 1] = byte & 0x0F
+            }
+            return body(UnsafeBufferPointer(buffer))
+        }
+    }
 
     /// Stores `value` under `key`; an empty value deletes the key (the trie never stores empty values).
     public mutating func set(_ key: [UInt8], _ value: [UInt8]) {
@@ -31,31 +43,56 @@ public struct MerklePatriciaTrie: Sendable {
             delete(key)
             return
         }
-        let path = Nibbles.from(key)
-        root = root.inserting(value, at: path[...])
+        Self.withNibbles(key) { TrieNode.insert(&root, key: $0, from: 0, value: value) }
+    }
+
+    /// Stores `value` under `key` (an empty value deletes) and returns the value it replaced, nil when the key was
+    /// absent. Writing the value a key already holds changes nothing, so nothing is re-hashed for it.
+    @discardableResult
+    public mutating func update(_ key: [UInt8], _ value: [UInt8]) -> [UInt8]? {
+        Self.withNibbles(key) { path in
+            let old = TrieNode.value(in: root, key: path, from: 0)
+            if value.isEmpty {
+                if old != nil { TrieNode.delete(&root, key: path, from: 0) }
+            } else if old != value {
+                TrieNode.insert(&root, key: path, from: 0, value: value)
+            }
+            return old
+        }
     }
 
     /// Removes `key` if present.
     public mutating func delete(_ key: [UInt8]) {
-        let path = Nibbles.from(key)
-        if let node = root.deleting(at: path[...]) { root = node }
+        Self.withNibbles(key) { path in
+            guard TrieNode.value(in: root, key: path, from: 0) != nil else { return }
+            TrieNode.delete(&root, key: path, from: 0)
+        }
     }
 
     /// The value stored under `key`, or nil.
     public func get(_ key: [UInt8]) -> [UInt8]? {
-        let path = Nibbles.from(key)
-        return root.value(at: path[...])
+        Self.withNibbles(key) { TrieNode.value(in: root, key: $0, from: 0) }
     }
 
     /// The root hash. Reading it caches the hashes of all nodes, so the next read after a few updates
     /// re-hashes only the changed paths.
     public var rootHash: Bytes32 {
         mutating get {
-            switch root.commit() {
-            case .hash(let hash): return hash
-            case .inline(let encoding): return Keccak256.hash(encoding)  // the root is hashed whatever its size
-            }
+            guard root != nil else { return Self.emptyRoot }
+            var scratch: [UInt8] = []
+            scratch.reserveCapacity(600)
+            TrieNode.commit(&root!, scratch: &scratch)
+            guard let node = root else { return Self.emptyRoot }
+            // The root is hashed whatever its size.
+            return node.inlineEncoding.isEmpty ? node.hash : Keccak256.hash(node.inlineEncoding)
         }
+    }
+
+    /// Caches the references of every node (as reading ``rootHash`` does) so the root node can be encoded.
+    mutating func commit() {
+        guard root != nil else { return }
+        var scratch: [UInt8] = []
+        TrieNode.commit(&root!, scratch: &scratch)
     }
 
     /// The root hash, computed without caching (for a `let` trie); prefer ``rootHash`` when updating.
@@ -73,8 +110,27 @@ public struct MerklePatriciaTrie: Sendable {
 
     /// The root hash of a list trie: item `i` stored under key `RLP(i)`, as for the transactions,
     /// receipts and withdrawals of a block.
-    public static func root(ofList items: some Sequence<[UInt8]>) -> Bytes32 {
-        root(of: items.enumerated().map { (RLP.encode(RLPItem.bytes(minimalBigEndian($0.offset))), $0.element) })
+    public static func root(ofList items: some Collection<[UInt8]>) -> Bytes32 {
+        if items.count == 1, let item = items.first, !item.isEmpty {
+            // One leaf under key RLP(0) = 0x80: rlp([hex-prefix of nibbles 8, 0 as a leaf = 0x20 0x80, item]).
+            var leaf: [UInt8] = []
+            let payload = 3 + NodeRLP.stringSize(item)
+            NodeRLP.appendHeader(payload, base: 0xC0, to: &leaf)
+            leaf += [0x82, 0x20, 0x80]
+            NodeRLP.appendString(item, to: &leaf)
+            return Keccak256.hash(leaf)
+        }
+        var trie = MerklePatriciaTrie()
+        for (index, item) in items.enumerated() { trie.set(listKey(index), item) }
+        return trie.rootHash
+    }
+
+    /// `RLP(index)`, the key of a list trie's item `index`.
+    static func listKey(_ index: Int) -> [UInt8] {
+        if index == 0 { return [0x80] }
+        if index < 0x80 { return [UInt8(index)] }
+        let bytes = minimalBigEndian(index)
+        return [0x80 + UInt8(bytes.count)] + bytes
     }
 
     static func minimalBigEndian(_ n: Int) -> [UInt8] {

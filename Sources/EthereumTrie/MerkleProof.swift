@@ -6,28 +6,27 @@ extension MerklePatriciaTrie {
     /// The proof for `key`: the encoded nodes from the root along the key's path. It proves the value
     /// when the key is present and its absence otherwise. Caches node hashes as ``rootHash`` does.
     public mutating func proof(for key: [UInt8]) -> [[UInt8]] {
-        _ = root.commit()
+        commit()
+        guard var node = root else { return [[0x80]] }  // the empty trie's root node proves every key absent
         let path = Nibbles.from(key)
         var remaining = path[...]
-        var node = root
         var proof: [[UInt8]] = []
         var isRoot = true
         while true {
             let encoding = node.encoded()
             if isRoot || encoding.count >= 32 { proof.append(encoding) }
             isRoot = false
-            switch node {
-            case .empty, .leaf:
+            switch node.kind {
+            case .leaf:
                 return proof
-            case .extension(let extensionPath, let child, _):
-                guard remaining.starts(with: extensionPath) else { return proof }
-                remaining = remaining.dropFirst(extensionPath.count)
+            case .extension:
+                guard remaining.starts(with: node.path), let child = node.children[0] else { return proof }
+                remaining = remaining.dropFirst(node.path.count)
                 node = child
-            case .branch(let children, _, _):
-                guard let nibble = remaining.first else { return proof }
+            case .branch:
+                guard let nibble = remaining.first, let child = node.children[Int(nibble)] else { return proof }
                 remaining = remaining.dropFirst()
-                node = children[Int(nibble)]
-                if node.isEmpty { return proof }
+                node = child
             }
         }
     }

@@ -1,38 +1,5 @@
 import EthereumPrimitives
 
-/// How a parent refers to a child node (Yellow Paper, appendix D): a node whose RLP encoding is
-/// shorter than 32 bytes is embedded as that encoding; a larger one by the Keccak-256 of it.
-enum NodeReference: Sendable {
-    /// The child's RLP encoding (under 32 bytes), embedded raw in the parent.
-    case inline([UInt8])
-    /// The Keccak-256 of the child's RLP encoding.
-    case hash(Bytes32)
-
-    /// The reference for a node whose RLP encoding is `encoding`.
-    init(encoding: [UInt8]) {
-        self = encoding.count < 32 ? .inline(encoding) : .hash(Keccak256.hash(encoding))
-    }
-
-    /// The number of bytes this reference takes inside the parent's RLP payload.
-    var encodedSize: Int {
-        switch self {
-        case .inline(let bytes): return bytes.count
-        case .hash: return 33
-        }
-    }
-
-    /// Appends the reference as it appears in the parent: the raw embedded encoding, or the hash as a
-    /// 32-byte RLP string.
-    func append(to out: inout [UInt8]) {
-        switch self {
-        case .inline(let bytes): out.append(contentsOf: bytes)
-        case .hash(let hash):
-            out.append(0xA0)
-            hash.withUnsafeBytes { out.append(contentsOf: $0) }
-        }
-    }
-}
-
 /// A minimal RLP writer for trie nodes, which are lists of byte strings and embedded node encodings
 /// (already RLP), so they are assembled directly rather than through ``RLPItem``.
 enum NodeRLP {

@@ -1,249 +1,321 @@
 import EthereumPrimitives
 
-/// A node of the in-memory Merkle-Patricia trie. Paths are nibble arrays relative to the node's
-/// position. Each node remembers its reference (embedded encoding or hash) once computed, so after an
-/// update only the nodes on the changed paths are re-encoded and re-hashed; nodes are immutable values
-/// shared between copies of a trie, and updates copy the path from the root.
-indirect enum TrieNode: Sendable {
-    case empty
-    /// The rest of a key and its value.
-    case leaf(path: [UInt8], value: [UInt8], reference: NodeReference?)
-    /// A shared run of nibbles leading to a branch.
-    case `extension`(path: [UInt8], child: TrieNode, reference: NodeReference?)
-    /// Sixteen children, one per next nibble, and the value of the key that ends here.
-    case branch(children: [TrieNode], value: [UInt8]?, reference: NodeReference?)
+/// A node of the in-memory Merkle-Patricia trie: a leaf (the rest of a key and its value), an extension (a shared
+/// run of nibbles leading to a branch) or a branch (sixteen children and the value of the key that ends there).
+/// Paths are nibble arrays relative to the node's position.
+///
+/// Nodes are objects shared between copies of a trie and changed in place only when no other trie holds them
+/// (`isKnownUniquelyReferenced`); a shared node is copied first, so copies of a trie never see each other's
+/// updates (value semantics, as for an array). A trie updated block after block without being copied therefore
+/// allocates nothing on the paths it changes but new leaves. Each node caches its reference (embedded encoding
+/// or hash) until it changes, so a root hash after a few updates re-encodes and re-hashes only the changed
+/// paths.
+final class TrieNode: @unchecked Sendable {
+    enum Kind: UInt8 {
+        case leaf
+        case `extension`
+        case branch
+    }
 
-    static let emptyChildren = [TrieNode](repeating: .empty, count: 16)
+    // Unchecked exclusivity: a node is only written through a unique reference (see above), so the dynamic
+    // checks a class property otherwise costs on every `inout` access would find nothing.
+    @exclusivity(unchecked) var kind: Kind
+    /// Leaf and extension: the nibbles of the path.
+    @exclusivity(unchecked) var path: [UInt8]
+    /// Leaf: the value (never empty); branch: the value of the key ending here, if any.
+    @exclusivity(unchecked) var value: [UInt8]?
+    /// Extension: one child (a branch); branch: sixteen, nil where empty.
+    @exclusivity(unchecked) var children: ContiguousArray<TrieNode?>
+    /// Whether ``hash`` or ``inlineEncoding`` is the node's reference as of now (false after a change).
+    @exclusivity(unchecked) var isCommitted = false
+    /// The Keccak-256 of the node's encoding, when that is 32 bytes or longer.
+    @exclusivity(unchecked) var hash = Bytes32.zero
+    /// The node's encoding, when shorter than 32 bytes (embedded in the parent); empty otherwise.
+    @exclusivity(unchecked) var inlineEncoding: [UInt8] = []
 
-    var isEmpty: Bool {
-        if case .empty = self { return true }
-        return false
+    private init(kind: Kind, path: [UInt8], value: [UInt8]?, children: ContiguousArray<TrieNode?>) {
+        self.kind = kind
+        self.path = path
+        self.value = value
+        self.children = children
+    }
+
+    static func leaf(_ path: [UInt8], _ value: [UInt8]) -> TrieNode {
+        TrieNode(kind: .leaf, path: path, value: value, children: [])
+    }
+
+    static func `extension`(_ path: [UInt8], _ child: TrieNode) -> TrieNode {
+        TrieNode(kind: .extension, path: path, value: nil, children: [child])
+    }
+
+    static func branch(_ children: ContiguousArray<TrieNode?>, _ value: [UInt8]?) -> TrieNode {
+        TrieNode(kind: .branch, path: [], value: value, children: children)
+    }
+
+    static let noChildren = ContiguousArray<TrieNode?>(repeating: nil, count: 16)
+
+    /// A shallow copy (children shared), to be changed in place of a shared node.
+    func copy() -> TrieNode {
+        let node = TrieNode(kind: kind, path: path, value: value, children: children)
+        node.isCommitted = isCommitted
+        node.hash = hash
+        node.inlineEncoding = inlineEncoding
+        return node
+    }
+
+    /// Replaces a shared node in `slot` by a copy, so it can be changed in place.
+    @inline(__always)
+    static func makeUnique(_ slot: inout TrieNode) {
+        if !isKnownUniquelyReferenced(&slot) { slot = slot.copy() }
     }
 
     // MARK: Lookup
 
-    func value(at path: ArraySlice<UInt8>) -> [UInt8]? {
-        var node = self
-        var path = path
-        while true {
-            switch node {
-            case .empty:
-                return nil
-            case .leaf(let leafPath, let value, _):
-                return leafPath.elementsEqual(path) ? value : nil
-            case .extension(let extensionPath, let child, _):
-                guard path.starts(with: extensionPath) else { return nil }
-                path = path.dropFirst(extensionPath.count)
-                node = child
-            case .branch(let children, let value, _):
-                guard let nibble = path.first else { return value }
-                path = path.dropFirst()
-                node = children[Int(nibble)]
+    /// The value stored at `key[from...]` below `node`.
+    static func value(in node: TrieNode?, key: UnsafeBufferPointer<UInt8>, from: Int) -> [UInt8]? {
+        var node = node
+        var position = from
+        while let current = node {
+            switch current.kind {
+            case .leaf:
+                let path = current.path
+                guard path.count == key.count - position else { return nil }
+                for i in 0..<path.count where path[i] != key[position + i] { return nil }
+                return current.value
+            case .extension:
+                let path = current.path
+                guard path.count <= key.count - position else { return nil }
+                for i in 0..<path.count where path[i] != key[position + i] { return nil }
+                position += path.count
+                node = current.children[0]
+            case .branch:
+                guard position < key.count else { return current.value }
+                node = current.children[Int(key[position])]
+                position += 1
             }
         }
+        return nil
     }
 
     // MARK: Insertion
 
-    /// This node with `value` stored at `path` (relative to the node).
-    func inserting(_ value: [UInt8], at path: ArraySlice<UInt8>) -> TrieNode {
-        switch self {
-        case .empty:
-            return .leaf(path: Array(path), value: value, reference: nil)
-
-        case .leaf(let leafPath, let leafValue, _):
-            let common = Nibbles.commonPrefixLength(leafPath[...], path)
-            if common == leafPath.count && common == path.count {
-                return .leaf(path: leafPath, value: value, reference: nil)
+    /// Stores `value` at `key[from...]` in the subtree at `slot` (nil: empty).
+    static func insert(_ slot: inout TrieNode?, key: UnsafeBufferPointer<UInt8>, from: Int, value: [UInt8]) {
+        guard var node = slot else {
+            slot = .leaf(Array(key[from...]), value)
+            return
+        }
+        slot = nil  // our reference alone, so a node no other trie holds is changed in place
+        makeUnique(&node)
+        node.isCommitted = false
+        switch node.kind {
+        case .leaf:
+            let common = commonPrefix(node.path, key, from)
+            let rest = key.count - from
+            if common == node.path.count && common == rest {
+                node.value = value
+                slot = node
+                return
             }
-            var children = TrieNode.emptyChildren
-            var branchValue: [UInt8]? = nil
-            if common == leafPath.count {
-                branchValue = leafValue
+            var children = noChildren
+            var branchValue: [UInt8]?
+            if common == node.path.count {
+                branchValue = node.value
             } else {
-                children[Int(leafPath[common])] = .leaf(
-                    path: Array(leafPath[(common + 1)...]), value: leafValue, reference: nil)
+                let nibble = Int(node.path[common])
+                node.path = Array(node.path[(common + 1)...])
+                children[nibble] = node
             }
-            let start = path.startIndex + common
-            if common == path.count {
+            if common == rest {
                 branchValue = value
             } else {
-                children[Int(path[start])] = .leaf(path: Array(path[(start + 1)...]), value: value, reference: nil)
+                children[Int(key[from + common])] = .leaf(Array(key[(from + common + 1)...]), value)
             }
-            return TrieNode.prefixed(Array(path.prefix(common)), .branch(children: children, value: branchValue, reference: nil))
+            slot = prefixed(Array(key[from..<(from + common)]), .branch(children, branchValue))
 
-        case .extension(let extensionPath, let child, _):
-            let common = Nibbles.commonPrefixLength(extensionPath[...], path)
-            if common == extensionPath.count {
-                return .extension(
-                    path: extensionPath, child: child.inserting(value, at: path.dropFirst(common)), reference: nil)
+        case .extension:
+            let common = commonPrefix(node.path, key, from)
+            if common == node.path.count {
+                insert(&node.children[0], key: key, from: from + common, value: value)
+                slot = node
+                return
             }
-            var children = TrieNode.emptyChildren
-            var branchValue: [UInt8]? = nil
-            let rest = extensionPath[(common + 1)...]
-            children[Int(extensionPath[common])] =
-                rest.isEmpty ? child : .extension(path: Array(rest), child: child, reference: nil)
-            let start = path.startIndex + common
-            if common == path.count {
+            var children = noChildren
+            var branchValue: [UInt8]?
+            let nibble = Int(node.path[common])
+            if common + 1 == node.path.count {
+                children[nibble] = node.children[0]
+            } else {
+                node.path = Array(node.path[(common + 1)...])
+                children[nibble] = node
+            }
+            if common == key.count - from {
                 branchValue = value
             } else {
-                children[Int(path[start])] = .leaf(path: Array(path[(start + 1)...]), value: value, reference: nil)
+                children[Int(key[from + common])] = .leaf(Array(key[(from + common + 1)...]), value)
             }
-            return TrieNode.prefixed(Array(path.prefix(common)), .branch(children: children, value: branchValue, reference: nil))
+            slot = prefixed(Array(key[from..<(from + common)]), .branch(children, branchValue))
 
-        case .branch(var children, let branchValue, _):
-            guard let nibble = path.first else {
-                return .branch(children: children, value: value, reference: nil)
+        case .branch:
+            if from == key.count {
+                node.value = value
+            } else {
+                insert(&node.children[Int(key[from])], key: key, from: from + 1, value: value)
             }
-            let index = Int(nibble)
-            children[index] = children[index].inserting(value, at: path.dropFirst())
-            return .branch(children: children, value: branchValue, reference: nil)
+            slot = node
         }
     }
 
     /// `node` behind an extension with `path`, or `node` itself for an empty path.
     private static func prefixed(_ path: [UInt8], _ node: TrieNode) -> TrieNode {
-        path.isEmpty ? node : .extension(path: path, child: node, reference: nil)
+        path.isEmpty ? node : .extension(path, node)
+    }
+
+    /// The length of the common prefix of `path` and `key[from...]`.
+    @inline(__always)
+    private static func commonPrefix(_ path: [UInt8], _ key: UnsafeBufferPointer<UInt8>, _ from: Int) -> Int {
+        let n = Swift.min(path.count, key.count - from)
+        var i = 0
+        while i < n && path[i] == key[from + i] { i += 1 }
+        return i
     }
 
     // MARK: Deletion
 
-    /// This node without the key at `path`, or nil when the key is absent (the node is unchanged).
-    /// The result is normalized: no branch with a single entry, no extension to a non-branch.
-    func deleting(at path: ArraySlice<UInt8>) -> TrieNode? {
-        switch self {
-        case .empty:
-            return nil
-        case .leaf(let leafPath, _, _):
-            return leafPath.elementsEqual(path) ? .empty : nil
-        case .extension(let extensionPath, let child, _):
-            guard path.starts(with: extensionPath),
-                let newChild = child.deleting(at: path.dropFirst(extensionPath.count))
-            else { return nil }
-            return TrieNode.joined(extensionPath, newChild)
-        case .branch(var children, var value, _):
-            if let nibble = path.first {
-                guard let newChild = children[Int(nibble)].deleting(at: path.dropFirst()) else { return nil }
-                children[Int(nibble)] = newChild
+    /// Removes the key at `key[from...]`, which must be present (``value(in:key:from:)``), from the subtree at
+    /// `slot`. The result is normalized: no branch with a single entry, no extension to a non-branch.
+    static func delete(_ slot: inout TrieNode?, key: UnsafeBufferPointer<UInt8>, from: Int) {
+        guard var node = slot else { return }
+        if node.kind == .leaf {
+            slot = nil
+            return
+        }
+        slot = nil
+        makeUnique(&node)
+        node.isCommitted = false
+        switch node.kind {
+        case .leaf:
+            return
+        case .extension:
+            delete(&node.children[0], key: key, from: from + node.path.count)
+            slot = joined(node)
+        case .branch:
+            if from == key.count {
+                node.value = nil
             } else {
-                guard value != nil else { return nil }
-                value = nil
+                delete(&node.children[Int(key[from])], key: key, from: from + 1)
             }
-            return TrieNode.normalizedBranch(children, value)
+            slot = normalizedBranch(node)
         }
     }
 
-    /// `child` reached through `path`, merged into it when it is a leaf or an extension.
-    private static func joined(_ path: [UInt8], _ child: TrieNode) -> TrieNode {
-        switch child {
-        case .empty: return .empty
-        case .leaf(let rest, let value, _): return .leaf(path: path + rest, value: value, reference: nil)
-        case .extension(let rest, let grandchild, _):
-            return .extension(path: path + rest, child: grandchild, reference: nil)
-        case .branch: return .extension(path: path, child: child, reference: nil)
+    /// An extension (changed in place) whose child changed: merged with a leaf or extension child, dropped with
+    /// an empty one.
+    private static func joined(_ node: TrieNode) -> TrieNode? {
+        guard let child = node.children[0] else { return nil }
+        switch child.kind {
+        case .branch:
+            return node
+        case .leaf:
+            return .leaf(node.path + child.path, child.value ?? [])
+        case .extension:
+            return .extension(node.path + child.path, child.children[0] ?? child)
         }
     }
 
-    /// A branch with these entries, collapsed when it holds fewer than two.
-    private static func normalizedBranch(_ children: [TrieNode], _ value: [UInt8]?) -> TrieNode {
+    /// A branch (changed in place) that lost an entry, collapsed when it holds fewer than two.
+    private static func normalizedBranch(_ node: TrieNode) -> TrieNode? {
         var only = -1
         var count = 0
-        for i in 0..<16 where !children[i].isEmpty {
+        for i in 0..<16 where node.children[i] != nil {
             count += 1
             only = i
         }
-        if count + (value == nil ? 0 : 1) >= 2 {
-            return .branch(children: children, value: value, reference: nil)
+        if count + (node.value == nil ? 0 : 1) >= 2 { return node }
+        if let value = node.value { return .leaf([], value) }
+        guard count == 1, let child = node.children[only] else { return nil }
+        switch child.kind {
+        case .leaf: return .leaf([UInt8(only)] + child.path, child.value ?? [])
+        case .extension: return .extension([UInt8(only)] + child.path, child.children[0] ?? child)
+        case .branch: return .extension([UInt8(only)], child)
         }
-        if let value { return .leaf(path: [], value: value, reference: nil) }
-        if count == 0 { return .empty }
-        return joined([UInt8(only)], children[only])
     }
 
     // MARK: Encoding and hashing
 
-    /// The node's reference, computed without storing it (cached references of children are used).
-    var reference: NodeReference {
-        switch self {
-        case .leaf(_, _, let cached?), .extension(_, _, let cached?), .branch(_, _, let cached?):
-            return cached
-        default:
-            return NodeReference(encoding: encoded())
+    /// The size of this node's reference inside its parent's encoding (committed nodes only).
+    @inline(__always)
+    var referenceSize: Int { inlineEncoding.isEmpty ? 33 : inlineEncoding.count }
+
+    /// Appends this node's reference as its parent's encoding holds it: the embedded encoding, or the hash as a
+    /// 32-byte RLP string (committed nodes only).
+    @inline(__always)
+    func appendReference(to out: inout [UInt8]) {
+        if inlineEncoding.isEmpty {
+            out.append(0xA0)
+            hash.withUnsafeBytes { out.append(contentsOf: $0) }
+        } else {
+            out.append(contentsOf: inlineEncoding)
         }
     }
 
-    /// The node's RLP encoding (the empty node is the empty string, 0x80).
+    /// Computes and caches the references of the node in `slot` and of every descendant that has none (copying
+    /// shared nodes first). `scratch` is a buffer the encodings are built in.
+    static func commit(_ slot: inout TrieNode, scratch: inout [UInt8]) {
+        if slot.isCommitted { return }
+        makeUnique(&slot)
+        let node = slot
+        switch node.kind {
+        case .leaf:
+            break
+        case .extension:
+            if let child = node.children[0], !child.isCommitted { commit(&node.children[0]!, scratch: &scratch) }
+        case .branch:
+            for i in 0..<16 {
+                if let child = node.children[i], !child.isCommitted { commit(&node.children[i]!, scratch: &scratch) }
+            }
+        }
+        node.encode(into: &scratch)
+        if scratch.count < 32 {
+            node.inlineEncoding = scratch
+        } else {
+            node.inlineEncoding = []
+            node.hash = scratch.withUnsafeBytes { Keccak256.hash($0) }
+        }
+        node.isCommitted = true
+    }
+
+    /// The node's RLP encoding; every child must be committed (``commit(_:scratch:)``).
     func encoded() -> [UInt8] {
-        switch self {
-        case .empty:
-            return [0x80]
-        case .leaf(let path, let value, _):
-            return TrieNode.encodePair(HexPrefix.encode(nibbles: path, isLeaf: true)) { out in
-                NodeRLP.appendString(value, to: &out)
-            } size: { NodeRLP.stringSize(value) }
-        case .extension(let path, let child, _):
-            let childReference = child.reference
-            return TrieNode.encodePair(HexPrefix.encode(nibbles: path, isLeaf: false)) { out in
-                childReference.append(to: &out)
-            } size: { childReference.encodedSize }
-        case .branch(let children, let value, _):
-            return TrieNode.encodeBranch(children.map { $0.reference }, value)
-        }
-    }
-
-    /// Computes and stores the references of this node and every descendant that has none, and returns
-    /// this node's reference.
-    mutating func commit() -> NodeReference {
-        switch self {
-        case .empty:
-            return .inline([0x80])
-        case .leaf(_, _, let cached?), .extension(_, _, let cached?), .branch(_, _, let cached?):
-            return cached
-        case .leaf(let path, let value, nil):
-            let reference = NodeReference(encoding: encoded())
-            self = .leaf(path: path, value: value, reference: reference)
-            return reference
-        case .extension(let path, var child, nil):
-            self = .empty  // release our hold on `child` so committing it does not copy
-            _ = child.commit()
-            let node = TrieNode.extension(path: path, child: child, reference: nil)
-            let reference = NodeReference(encoding: node.encoded())
-            self = .extension(path: path, child: child, reference: reference)
-            return reference
-        case .branch(var children, let value, nil):
-            self = .empty
-            var references = [NodeReference]()
-            references.reserveCapacity(16)
-            for i in 0..<16 { references.append(children[i].commit()) }
-            let reference = NodeReference(encoding: TrieNode.encodeBranch(references, value))
-            self = .branch(children: children, value: value, reference: reference)
-            return reference
-        }
-    }
-
-    /// RLP of a two-item node: the hex-prefix path as a string, then the second item.
-    private static func encodePair(
-        _ path: [UInt8], second: (inout [UInt8]) -> Void, size: () -> Int
-    ) -> [UInt8] {
-        let payload = NodeRLP.stringSize(path) + size()
-        var out = [UInt8]()
-        out.reserveCapacity(NodeRLP.headerSize(payload) + payload)
-        NodeRLP.appendHeader(payload, base: 0xC0, to: &out)
-        NodeRLP.appendString(path, to: &out)
-        second(&out)
+        var out: [UInt8] = []
+        encode(into: &out)
         return out
     }
 
-    /// RLP of a branch: seventeen items, the children's references and the value (empty string if none).
-    private static func encodeBranch(_ references: [NodeReference], _ value: [UInt8]?) -> [UInt8] {
-        var payload = 0
-        for reference in references { payload += reference.encodedSize }
-        payload += value.map { NodeRLP.stringSize($0) } ?? 1
-        var out = [UInt8]()
-        out.reserveCapacity(NodeRLP.headerSize(payload) + payload)
-        NodeRLP.appendHeader(payload, base: 0xC0, to: &out)
-        for reference in references { reference.append(to: &out) }
-        if let value { NodeRLP.appendString(value, to: &out) } else { out.append(0x80) }
-        return out
+    /// Writes the node's RLP encoding into `out` (replacing its contents); children must be committed.
+    func encode(into out: inout [UInt8]) {
+        out.removeAll(keepingCapacity: true)
+        switch kind {
+        case .leaf:
+            let value = self.value ?? []
+            let payload = HexPrefix.encodedSize(nibbles: path.count) + NodeRLP.stringSize(value)
+            NodeRLP.appendHeader(payload, base: 0xC0, to: &out)
+            HexPrefix.appendEncoded(path, isLeaf: true, to: &out)
+            NodeRLP.appendString(value, to: &out)
+        case .extension:
+            let child = children[0]
+            let payload = HexPrefix.encodedSize(nibbles: path.count) + (child?.referenceSize ?? 1)
+            NodeRLP.appendHeader(payload, base: 0xC0, to: &out)
+            HexPrefix.appendEncoded(path, isLeaf: false, to: &out)
+            if let child { child.appendReference(to: &out) } else { out.append(0x80) }
+        case .branch:
+            var payload = value.map { NodeRLP.stringSize($0) } ?? 1
+            for i in 0..<16 { payload += children[i]?.referenceSize ?? 1 }
+            NodeRLP.appendHeader(payload, base: 0xC0, to: &out)
+            for i in 0..<16 {
+                if let child = children[i] { child.appendReference(to: &out) } else { out.append(0x80) }
+            }
+            if let value { NodeRLP.appendString(value, to: &out) } else { out.append(0x80) }
+        }
     }
 }

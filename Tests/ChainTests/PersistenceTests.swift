@@ -95,6 +95,67 @@ import Testing
         }
     }
 
+    /// Blocks reach SQLite after the journal (`chain.journal`): a database behind its journal — what a kill between
+    /// the two leaves — gets the missing blocks when it opens; a record cut short (the kill came during its write) is
+    /// not applied, nor anything after it.
+    @Test func journalAheadOfTheDatabaseIsAppliedOnOpen() async throws {
+        let directory = F.temporaryDirectory()
+        let saved = F.temporaryDirectory()
+        defer {
+            try? FileManager.default.removeItem(at: directory)
+            try? FileManager.default.removeItem(at: saved)
+        }
+        let files = ["chain.sqlite", "chain.sqlite-wal", "chain.sqlite-shm"]
+        func copy(_ from: URL, _ to: URL) throws {
+            try FileManager.default.createDirectory(at: to, withIntermediateDirectories: true)
+            for file in files {
+                try? FileManager.default.removeItem(at: to.appendingPathComponent(file))
+                if FileManager.default.fileExists(atPath: from.appendingPathComponent(file).path) {
+                    try FileManager.default.copyItem(at: from.appendingPathComponent(file), to: to.appendingPathComponent(file))
+                }
+            }
+        }
+        // Each chain is closed and released before its files are copied (SQLite deletes its WAL when it closes).
+        func send(_ nonces: Range<UInt64>) async throws -> (blocks: [UInt64: Block], balance: UInt256) {
+            let chain = try await DevChain(config: .deterministic(), storage: .directory(directory))
+            var blocks: [UInt64: Block] = [:]
+            for nonce in nonces {
+                try await chain.sendRawTransaction(F.dynamicFee(F.key0, nonce: nonce, to: F.address1, value: F.oneEther).encoded)
+                let block = try #require(try await chain.block(.latest))
+                blocks[block.number] = block
+            }
+            let balance = try await chain.balance(F.address1)
+            await chain.close()
+            return (blocks, balance)
+        }
+        _ = try await send(0..<4)
+        try copy(directory, saved)  // the database at block 4
+        let (blocks, balance) = try await send(4..<7)  // blocks 5–7, in the database and the journal
+        let journal = try Data(contentsOf: directory.appendingPathComponent("chain.journal"))
+
+        // The database at block 4, the journal holding blocks 5–7.
+        try copy(saved, directory)
+        do {
+            let replayed = try await DevChain(config: .deterministic(), storage: .directory(directory))
+            #expect(await replayed.blockNumber() == 7)
+            for n in 5...7 as ClosedRange<UInt64> { #expect(try await replayed.block(.number(n)) == blocks[n]) }
+            #expect(try await replayed.balance(F.address1) == balance)
+            #expect(await replayed.currentState().stateRoot == blocks[7]?.header.stateRoot)
+            await replayed.close()
+        }
+
+        // The same with block 7's record cut short: blocks 5 and 6 come back, and the chain goes on from 6.
+        try copy(saved, directory)
+        try journal.dropLast(10).write(to: directory.appendingPathComponent("chain.journal"))
+        let cut = try await DevChain(config: .deterministic(), storage: .directory(directory))
+        #expect(await cut.blockNumber() == 6)
+        #expect(try await cut.block(.number(6)) == blocks[6])
+        #expect(await cut.currentState().stateRoot == blocks[6]?.header.stateRoot)
+        try await cut.sendRawTransaction(F.dynamicFee(F.key0, nonce: 6, to: F.address1, value: F.oneEther).encoded)
+        #expect(try await cut.block(.latest)?.header.parentHash == blocks[6]?.hash)
+        await cut.close()
+    }
+
     /// Kills a process that is sending transactions (SIGKILL, at whatever point it is), reopens the
     /// data directory and checks every acknowledged transaction is there and the state verifies.
     @Test func killedProcessRestartsAtTheLastCommittedBlock() async throws {

@@ -31,6 +31,12 @@ import Testing
         leaf.insert(0xC0 + UInt8(leaf.count), at: 0)
         #expect(MerklePatriciaTrie.root(ofList: [value]) == Keccak256.hash(leaf))
         #expect(MerklePatriciaTrie.root(ofList: [[UInt8]]()) == MerklePatriciaTrie.emptyRoot)
+        // The one-item shortcut agrees with the trie it stands for, whatever the item's size (an empty value is no
+        // entry at all).
+        for size in [0, 1, 2, 20, 29, 30, 31, 32, 55, 56, 300] {
+            let item = [UInt8](repeating: 0x7F, count: size)
+            #expect(MerklePatriciaTrie.root(ofList: [item]) == MerklePatriciaTrie.root(of: [([0x80], item)]), "size \(size)")
+        }
     }
 
     @Test func hexPrefixRejectsMalformed() {
@@ -111,6 +117,52 @@ import Testing
             var fresh = SecureTrie()
             for (key, value) in model { fresh.set(key, value) }
             #expect(trie.rootHash == fresh.rootHash, "round \(round)")
+        }
+    }
+
+    /// Nodes are changed in place when no copy holds them: copies taken at random points (some with hashes not yet
+    /// cached, so dirty nodes are shared), then updated, read or hashed in any order, each keep their own contents
+    /// and root, and updating a copy never shows in the trie it came from.
+    @Test(arguments: [11, 12, 13, 14] as [UInt64])
+    func copiesTakenAnywhereStayIndependent(seed: UInt64) {
+        var generator = SplitMix64(seed: seed)
+        var trie = MerklePatriciaTrie()
+        var model: [[UInt8]: [UInt8]] = [:]
+        var copies: [(trie: MerklePatriciaTrie, model: [[UInt8]: [UInt8]])] = []
+        func randomKey() -> [UInt8] { (0..<Int(generator.next() % 4 + 1)).map { _ in UInt8(generator.next() % 4) * 0x31 } }
+        func rebuilt(_ model: [[UInt8]: [UInt8]]) -> Bytes32 { MerklePatriciaTrie.root(of: model.map { ($0.key, $0.value) }) }
+        for step in 0..<800 {
+            let key = randomKey()
+            if generator.next() % 4 == 0 {
+                trie.delete(key)
+                model[key] = nil
+            } else {
+                let value = generator.bytes(Int(generator.next() % 45) + 1)
+                trie.set(key, value)
+                model[key] = value
+            }
+            switch generator.next() % 10 {
+            case 0: copies.append((trie, model))
+            case 1: _ = trie.rootHash
+            case 2 where !copies.isEmpty:
+                // Update a copy: the original and the other copies must not see it.
+                let index = Int(generator.next() % UInt64(copies.count))
+                let key = randomKey()
+                copies[index].trie.set(key, [UInt8(step & 0xFF), 7])
+                copies[index].model[key] = [UInt8(step & 0xFF), 7]
+            case 3 where !copies.isEmpty:
+                let index = Int(generator.next() % UInt64(copies.count))
+                _ = copies[index].trie.rootHash
+            default: break
+            }
+        }
+        #expect(trie.rootHash == rebuilt(model), "seed \(seed)")
+        for (key, value) in model { #expect(trie.get(key) == value) }
+        for (i, copy) in copies.enumerated() {
+            var copyTrie = copy.trie
+            #expect(copyTrie.rootHash == rebuilt(copy.model), "seed \(seed) copy \(i)")
+            #expect(copyTrie.entries.count == copy.model.count)
+            for (key, value) in copy.model { #expect(copyTrie.get(key) == value, "seed \(seed) copy \(i)") }
         }
     }
 

@@ -16,8 +16,11 @@ public struct Block: Sendable, Hashable {
     public var ommers: [BlockHeader]
     /// The withdrawals (nil before Shanghai).
     public var withdrawals: [Withdrawal]?
-    /// The size in bytes of the RLP-encoded block (header, transactions, ommers, withdrawals).
-    public var size: Int
+    /// The size in bytes of the RLP-encoded block (header, transactions, ommers, withdrawals), computed when asked
+    /// (a mined block is not encoded whole otherwise).
+    public var size: Int {
+        RLP.encodedSize(Self.rlp(header: header, transactions: transactions, ommers: ommers, withdrawals: withdrawals))
+    }
 
     /// Creates a block; the hash and size are computed. From Shanghai (a header with a withdrawals root) the
     /// withdrawals default to an empty list.
@@ -31,7 +34,6 @@ public struct Block: Sendable, Hashable {
         self.senders = senders
         self.ommers = ommers
         self.withdrawals = header.withdrawalsRoot != nil ? (withdrawals ?? []) : nil
-        self.size = RLP.encodedSize(Self.rlp(header: header, transactions: transactions, ommers: ommers, withdrawals: self.withdrawals))
     }
 
     /// The block as RLP: `[header, transactions, ommers]`, plus `withdrawals` from Shanghai.

@@ -123,7 +123,7 @@ extension DevChain {
     /// EIP-7910's three configurations: the head's fork, the next scheduled one, the last scheduled one (nil
     /// when none is scheduled after the head; a dev chain schedules none).
     public func forkConfigurations() -> (current: ForkConfiguration, next: ForkConfiguration?, last: ForkConfiguration?) {
-        let genesisHash = hashes.first ?? .zero
+        let genesisHash = ((try? blockHash(base)) ?? nil) ?? .zero
         let genesisTime = genesisTimestamp
         func configuration(_ fork: Hardfork) -> ForkConfiguration {
             ForkConfiguration(fork: fork, schedule: schedule, chainId: chainId, genesisHash: genesisHash, genesisTime: genesisTime)

@@ -44,7 +44,7 @@ extension DevChain {
         transaction hash: Bytes32, tracer: TracerConfiguration, limits: CallLimits = .standard,
         traceLimits: TraceLimits = .standard
     ) throws(ChainError) -> TraceResult {
-        guard let position = try store.transactionPosition(hash: hash), let mined = try minedBlock(position.block),
+        guard let position = try transactionPosition(hash: hash), let mined = try minedBlock(position.block),
             position.block > 0, position.index < mined.block.transactions.count
         else { throw .unknownTransaction(hash) }
         let traces = try replay(

@@ -164,7 +164,7 @@ extension DevChain {
         // This snapshot and every later one go first, so no other revert can aim at blocks being removed.
         snapshots = snapshots.filter { $0.key < id }
         guard snapshot.headNumber >= base, snapshot.headNumber <= head.number else { return false }
-        let target = hashes[Int(snapshot.headNumber - base)]
+        guard let target = try blockHash(snapshot.headNumber) else { return false }
         try journal?.replace(with: pendingState(of: snapshot.working), head: target)
         try await rewindInSlices(to: snapshot.headNumber)
         // A reset between the slices took the chain below the snapshot (or past it to other blocks): it is gone.
@@ -183,13 +183,17 @@ extension DevChain {
                 throw .storage("block \(snapshot.headNumber) missing after rewind")
             }
             for n in (snapshot.headNumber + 1)...head.number {
-                numbersByHash[hashes[Int(n - base)]] = nil
                 blockCache[n] = nil
                 diffCache[n] = nil
             }
-            hashes.removeLast(Int(head.number - snapshot.headNumber))
+            if !hashes.removeAfter(snapshot.headNumber) {
+                // Reverted past the hashes held: hold the ones before the new head again.
+                let first = snapshot.headNumber >= UInt64(RecentBlockHashes.kept) ? snapshot.headNumber - UInt64(RecentBlockHashes.kept) + 1 : base
+                hashes = RecentBlockHashes(first: Swift.max(first, base), hashes: try store.hashes(from: Swift.max(first, base)))
+            }
+            unwritten.forget(after: snapshot.headNumber)
             head = header
-            headHash = hashes[hashes.count - 1]
+            headHash = header.hash
         }
         working = snapshot.working
         committed = snapshot.committed

@@ -133,7 +133,7 @@ extension DevChain {
         guard base == 0 else { throw .rejected("a forked chain does not import blocks") }
         guard let prepared = try prepare(block) else { return false }
         do { try store.commit(prepared.write) } catch {
-            undoUnminedBlock(prepared.write.diff, fork: prepared.fork)
+            undoUnminedBlock((prepared.changes, prepared.write.diff), fork: prepared.fork)
             throw error
         }
         adopt(prepared)
@@ -196,16 +196,15 @@ extension DevChain {
     /// An executed and validated block, ready to be adopted and written.
     struct PreparedBlock {
         var block: Block
-        var committed: CommittedState
+        /// What the block changed (the tries already hold it).
+        var changes: StateChanges
         var write: ChainStore.BlockWrite
         var fork: Hardfork
     }
 
     /// Makes `prepared` the head (state, caches, subscribers, pool).
     private func adopt(_ prepared: PreparedBlock) {
-        adopt(
-            prepared.block, committed: prepared.committed, diff: prepared.write.diff, receipts: prepared.write.receipts,
-            logs: prepared.write.logs)
+        adopt(prepared.block, diff: prepared.write.diff, receipts: prepared.write.receipts, logs: prepared.write.logs)
         pool.dropStale { working.nonce(of: $0) }
     }
 
@@ -213,12 +212,10 @@ extension DevChain {
     /// error); nil when the chain already holds it.
     private func prepare(_ block: DecodedBlock) throws(ChainError) -> PreparedBlock? {
         let header = block.header
-        if header.number <= head.number, Int(header.number) < hashes.count, hashes[Int(header.number)] == block.hash {
-            return nil
-        }
+        if header.number <= head.number, try blockHash(header.number) == block.hash { return nil }
         func invalid(_ reason: String) -> ChainError { .invalidBlock(number: header.number, index: nil, reason: reason) }
         guard header.parentHash == headHash, header.number == head.number &+ 1 else {
-            if let parent = numbersByHash[header.parentHash] {
+            if let parent = blockNumber(of: header.parentHash) {
                 throw invalid("its parent is block \(parent), not the head \(head.number): side chains are not imported")
             }
             throw invalid("unknown parent \(header.parentHash.hexString) (the head is block \(head.number))")
@@ -234,19 +231,21 @@ extension DevChain {
             throw invalid("the chain has changes not yet in a block (from dev methods such as anvil_setBalance): mine them first")
         }
         working.blockHashes = blockHashFunction(upTo: head.number)
-        var diff: StateDiff?
-        var newCommitted = committed
+        // The tries are updated in place when the processor asks for the state root; a block that fails after that
+        // puts them back (undoUnminedBlock).
+        var taken: (changes: StateChanges, diff: StateDiff)?
         var writes = CommittedState.Writes()
         let processed: ProcessedBlock
         do {
             processed = try processor.process(block, parent: head, parentHash: headHash, fork: fork, in: &working) { journaled in
                 let changes = journaled.takeChanges()
-                diff = committed.reverseDiff(for: changes)
-                writes = newCommitted.apply(changes, from: journaled.state)
-                return newCommitted.stateRoot
+                let applied = committed.apply(changes, from: journaled.state)
+                taken = (changes, applied.diff)
+                writes = applied.writes
+                return committed.stateRoot
             }
         } catch {
-            undoUnminedBlock(diff, fork: fork)
+            undoUnminedBlock(taken, fork: fork)
             throw invalid(error.description)
         }
 
@@ -270,9 +269,9 @@ extension DevChain {
             withdrawals: block.withdrawals)
         let write = ChainStore.BlockWrite(
             header: header, hash: added.hash, transactions: block.transactions, senders: processed.senders,
-            receipts: stored, logs: logs, diff: diff ?? StateDiff(), state: writes, ommers: block.ommers,
+            receipts: stored, logs: logs, diff: taken?.diff ?? StateDiff(), state: writes, ommers: block.ommers,
             withdrawals: block.withdrawals ?? [])
-        return PreparedBlock(block: added, committed: newCommitted, write: write, fork: fork)
+        return PreparedBlock(block: added, changes: taken?.changes ?? StateChanges(), write: write, fork: fork)
     }
 
     /// The ommer rules that need the chain (geth's `VerifyUncles`): each ommer's parent is one of the block's
@@ -283,7 +282,7 @@ extension DevChain {
         var ancestors: Set<Bytes32> = []
         var included: Set<Bytes32> = []
         for n in first..<number {
-            ancestors.insert(hashes[Int(n)])
+            if let hash = try blockHash(n) { ancestors.insert(hash) }
             if let mined = try minedBlock(n) { for ommer in mined.block.ommers { included.insert(ommer.hash) } }
         }
         for ommer in block.ommers {

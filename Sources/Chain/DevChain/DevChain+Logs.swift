@@ -9,7 +9,7 @@ extension DevChain {
         let from: UInt64
         let to: UInt64
         if let blockHash = filter.blockHash {
-            guard let number = numbersByHash[blockHash] else { throw .unknownBlock("hash \(blockHash)") }
+            guard let number = blockNumber(of: blockHash) else { throw .unknownBlock("hash \(blockHash)") }
             if let mined = try minedBlock(number), !mayContain(mined.block.header.logsBloom, filter) { return [] }
             from = number
             to = number
@@ -28,26 +28,47 @@ extension DevChain {
             from = first
             to = last
         }
-        let rows = try store.logs(from: from, to: to, addresses: filter.addresses, topics: filter.topics)
+        // Blocks the database does not hold yet are read from the block cache, which has them all.
+        let written = store.writtenThrough
+        var unwrittenEntries: [LogEntry] = []
+        var last = to
+        if to > written {
+            for number in Swift.max(from, written &+ 1)...to {
+                guard let mined = blockCache[number] else {
+                    // Not expected (an unwritten block is a recent one); the database answers once it has it.
+                    unwrittenEntries = []
+                    last = to
+                    break
+                }
+                for receipt in mined.receipts {
+                    for entry in receipt.logs where filter.matches(entry.log) { unwrittenEntries.append(entry) }
+                }
+                last = Swift.min(last, number &- 1)
+            }
+        }
+        let rows = from <= last ? try store.logs(from: from, to: last, addresses: filter.addresses, topics: filter.topics) : []
         var timestamps: [UInt64: UInt64] = [:]
+        var blockHashes: [UInt64: Bytes32] = [:]
         var entries: [LogEntry] = []
-        entries.reserveCapacity(rows.count)
+        entries.reserveCapacity(rows.count + unwrittenEntries.count)
         for row in rows {
             let number = row.blockNumber
             if timestamps[number] == nil {
                 if let cached = blockCache[number] {
                     timestamps[number] = cached.block.header.timestamp
+                    blockHashes[number] = cached.block.hash
                 } else {
                     timestamps[number] = try store.header(number: number)?.timestamp ?? 0
+                    blockHashes[number] = try blockHash(number) ?? .zero
                 }
             }
             entries.append(
                 LogEntry(
                     address: row.log.address, topics: row.log.topics, data: row.log.data, blockNumber: number,
-                    blockHash: hashes[Int(number - base)], transactionHash: row.transactionHash,
+                    blockHash: blockHashes[number] ?? .zero, transactionHash: row.transactionHash,
                     transactionIndex: row.transactionIndex, logIndex: row.logIndex, blockTimestamp: timestamps[number] ?? 0))
         }
-        return entries
+        return entries + unwrittenEntries
     }
 
     /// False when the bloom proves no log of the block can match.
@@ -105,10 +126,10 @@ extension DevChain {
     /// The priority fee at each percentile of the block's gas (geth's method: transactions sorted by
     /// tip, each weighted by its gas used).
     private func rewards(_ mined: MinedBlock, baseFee: UInt256, percentiles: [Double]) -> [UInt256] {
-        guard !mined.receipts.isEmpty, mined.block.header.gasUsed > 0 else {
+        guard !mined.stored.isEmpty, mined.block.header.gasUsed > 0 else {
             return percentiles.map { _ in .zero }
         }
-        let tips = mined.receipts.map { receipt in
+        let tips = mined.stored.map { receipt in
             (tip: receipt.effectiveGasPrice > baseFee ? receipt.effectiveGasPrice - baseFee : .zero, gas: receipt.gasUsed)
         }.sorted { $0.tip < $1.tip }
         var out: [UInt256] = []

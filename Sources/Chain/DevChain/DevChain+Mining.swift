@@ -117,18 +117,27 @@ extension DevChain {
     /// BLOCKHASH for blocks built on block `number`: the 256 hashes up to it.
     func blockHashFunction(upTo number: UInt64) -> @Sendable (UInt64) -> Bytes32 {
         let base = self.base
-        let last = Swift.min(number, base + UInt64(hashes.count - 1))
+        let last = Swift.min(number, head.number)
         let first = last >= 255 ? last - 255 : 0
         // Forked: hashes before the chain's first block are the remote's.
         if first < base, let cache = working.state.fork?.cache {
-            let recent = last >= base ? Array(hashes[0...Int(last - base)]) : []
+            let recent = last >= base ? hashRange(from: base, through: last) : []
             return { n in
                 guard n >= first && n <= last else { return .zero }
                 return n >= base ? recent[Int(n - base)] : cache.blockHash(n)
             }
         }
-        let recent = Array(hashes[Int(first - base)...Int(last - base)])
-        return { n in n >= first && n <= last ? recent[Int(n - first)] : .zero }
+        let start = Swift.max(first, base)
+        let recent = hashRange(from: start, through: last)
+        return { n in n >= start && n <= last ? recent[Int(n - start)] : .zero }
+    }
+
+    /// The hashes of blocks `from...through` (held ones from memory, older ones from the database; zero for one the
+    /// database cannot give).
+    func hashRange(from: UInt64, through: UInt64) -> [Bytes32] {
+        guard from <= through else { return [] }
+        if let held = hashes.hashes(from: from, through: through) { return Array(held) }
+        return (from...through).map { n in ((try? blockHash(n)) ?? nil) ?? .zero }
     }
 
     /// Consumes a pending `setNextBlockTimestamp` or time jump, once a block took ``peekTimestamp()``.
@@ -254,12 +263,10 @@ extension DevChain {
         }
         if timestamp == nil { consumeNextTimestamp() }
 
-        // State: incremental trie update and the reverse diff, from what the block changed.
+        // State: the tries updated in place from what the block changed, which gives the reverse diff too.
         let changes = working.takeChanges()
-        let diff = committed.reverseDiff(for: changes)
-        var newCommitted = committed
-        let writes = newCommitted.apply(changes, from: working.state)
-        let stateRoot = newCommitted.stateRoot
+        let (writes, diff) = committed.apply(changes, from: working.state)
+        let stateRoot = committed.stateRoot
 
         // Receipts (consensus part), roots and bloom.
         var cumulative: UInt64 = 0
@@ -300,14 +307,15 @@ extension DevChain {
                     header: header, hash: block.hash, transactions: included, senders: senders, receipts: stored,
                     logs: blockLogs, diff: diff, state: writes))
         } catch {
-            // Nothing was written: put the state back as it was before the block (pending dev
+            // Nothing was written: put the state and the tries back as they were before the block (pending dev
             // changes included in the block are lost with it) and the transactions back in the pool.
-            diff.revert(&working.state, code: newCommitted.code)
+            diff.revert(&working.state, code: committed.code)
+            _ = committed.apply(changes, from: working.state)
             for (i, tx) in included.enumerated() { pool.add(tx, sender: senders[i]) }
             throw error
         }
 
-        adopt(block, committed: newCommitted, diff: diff, receipts: stored, logs: blockLogs)
+        adopt(block, diff: diff, receipts: stored, logs: blockLogs)
         return (block, rejected)
     }
 
@@ -315,30 +323,34 @@ extension DevChain {
     /// was pending before it: an unfinished transaction is undone from the journal; what finished transactions and
     /// system calls changed is undone with the reverse diff against the committed head (`taken`, when the state-root
     /// step already took the changes).
-    func undoUnminedBlock(_ taken: StateDiff? = nil, fork: Hardfork) {
+    /// With `taken`, the tries were already updated from those changes (in place): they are put back too.
+    func undoUnminedBlock(_ taken: (changes: StateChanges, diff: StateDiff)? = nil, fork: Hardfork) {
         working.revert(to: 0)
         working.finalize(rules: ForkRules(fork))
         _ = working.takeLogs()
         let remaining = working.takeChanges()
-        let reverse = taken ?? committed.reverseDiff(for: remaining)
-        reverse.revert(&working.state, code: committed.code)
+        guard let taken else {
+            committed.reverseDiff(for: remaining).revert(&working.state, code: committed.code)
+            return
+        }
+        taken.diff.revert(&working.state, code: committed.code)
+        _ = committed.apply(taken.changes, from: working.state)
     }
 
-    /// Makes a block that is in the database the head (mined or imported): its tries, hash, caches, and the
-    /// announcement to head subscribers.
+    /// Makes a block that is in the database the head (mined or imported; the tries already hold its state): its
+    /// hash, caches, and the announcement to head subscribers.
     func adopt(
-        _ block: Block, committed newCommitted: CommittedState, diff: StateDiff, receipts stored: [StoredReceipt],
-        logs: [(transactionIndex: Int, log: Log)]
+        _ block: Block, diff: StateDiff, receipts stored: [StoredReceipt], logs: [(transactionIndex: Int, log: Log)]
     ) {
         let number = block.header.number
         devSettings.nextBaseFee = nil  // anvil_setNextBlockBaseFeePerGas names one block
-        committed = newCommitted
         head = block.header
         headHash = block.hash
         hashes.append(block.hash)
-        numbersByHash[block.hash] = number
         diffCache[number] = diff
-        blockCache[number] = MinedBlock(block: block, receipts: fullReceipts(block: block, stored: stored, logs: logs))
+        blockCache[number] = minedBlock(block, stored: stored, logs: logs)
+        unwritten.add(block: number, hashes: block.transactions.map(\.hash))
+        unwritten.forget(through: store.writtenThrough)
         trimCaches()
         announce(block)
     }
@@ -360,30 +372,9 @@ extension DevChain {
         return next
     }
 
-    /// Receipts with their chain positions, from the stored parts.
-    func fullReceipts(block: Block, stored: [StoredReceipt], logs: [(transactionIndex: Int, log: Log)]) -> [Receipt] {
-        let header = block.header
-        var byTransaction = [[LogEntry]](repeating: [], count: block.transactions.count)
-        for (logIndex, entry) in logs.enumerated() where entry.transactionIndex < byTransaction.count {
-            byTransaction[entry.transactionIndex].append(
-                LogEntry(
-                    address: entry.log.address, topics: entry.log.topics, data: entry.log.data,
-                    blockNumber: header.number, blockHash: block.hash,
-                    transactionHash: block.transactions[entry.transactionIndex].hash,
-                    transactionIndex: entry.transactionIndex, logIndex: logIndex, blockTimestamp: header.timestamp))
-        }
-        let blobPrice = blobBaseFee(of: header)
-        return stored.enumerated().map { i, receipt in
-            let tx = block.transactions[i].transaction
-            let logs = byTransaction[i]
-            return Receipt(
-                type: tx.type, status: receipt.status, root: receipt.root, cumulativeGasUsed: receipt.cumulativeGasUsed,
-                gasUsed: receipt.gasUsed, effectiveGasPrice: receipt.effectiveGasPrice, logs: logs,
-                logsBloom: Bloom(logs: logs.map(\.log)), contractAddress: receipt.contractAddress, from: block.senders[i],
-                to: tx.to, transactionHash: block.transactions[i].hash, transactionIndex: i, blockHash: block.hash,
-                blockNumber: header.number, blobGasUsed: tx.type == .blob ? tx.blobGas : nil,
-                blobGasPrice: tx.type == .blob ? blobPrice : nil)
-        }
+    /// A block as the cache holds it.
+    func minedBlock(_ block: Block, stored: [StoredReceipt], logs: [(transactionIndex: Int, log: Log)]) -> MinedBlock {
+        MinedBlock(block: block, stored: stored, logs: logs, blobGasPrice: blobBaseFee(of: block.header))
     }
 
     /// Keeps the caches to the most recent ``cacheDepth`` blocks.

@@ -125,8 +125,8 @@ extension DevChain {
     /// The live snapshots: id → the head block (number, hash) each returns to.
     public func snapshotHeads() -> [(id: UInt64, number: UInt64, hash: Bytes32)] {
         snapshots.keys.sorted().compactMap { id in
-            guard let number = snapshots[id]?.headNumber, number >= base, number - base < UInt64(hashes.count) else { return nil }
-            return (id, number, hashes[Int(number - base)])
+            guard let number = snapshots[id]?.headNumber, let hash = (try? blockHash(number)) ?? nil else { return nil }
+            return (id, number, hash)
         }
     }
 

@@ -24,8 +24,23 @@ extension DevChain {
         // A forked chain holds blocks from the fork block on; earlier ones are the remote's (forwarded by the node).
         case .earliest: return base == 0 ? 0 : nil
         case .number(let n): return n <= head.number && n >= base ? n : nil
-        case .hash(let hash): return numbersByHash[hash]
+        case .hash(let hash): return blockNumber(of: hash)
         }
+    }
+
+    /// The hash of block `number` (nil above the head or below the first block the chain holds).
+    func blockHash(_ number: UInt64) throws(ChainError) -> Bytes32? {
+        guard number >= base, number <= head.number else { return nil }
+        if let hash = hashes.hash(number) { return hash }
+        return try store.hash(number: number)
+    }
+
+    /// The number of the block with `hash`, nil when the chain has no such block (or the database cannot say).
+    func blockNumber(of hash: Bytes32) -> UInt64? {
+        if let number = hashes.number(hash) { return number }
+        // Blocks the database does not hold yet are all recent, so held above.
+        guard let number = (try? store.number(hash: hash)) ?? nil, number >= base, number <= head.number else { return nil }
+        return number
     }
 
     /// A block, nil when unknown. `pending` is the block the miner would mine next (DevChain+Pending.swift).
@@ -52,8 +67,7 @@ extension DevChain {
             header: header, transactions: transactions.map(\.0), senders: transactions.map(\.1), ommers: body.ommers,
             withdrawals: body.withdrawals)
         let logs = try store.logs(block: number).map { (transactionIndex: $0.transactionIndex, log: $0.log) }
-        let mined = MinedBlock(
-            block: block, receipts: fullReceipts(block: block, stored: try store.receipts(block: number), logs: logs))
+        let mined = minedBlock(block, stored: try store.receipts(block: number), logs: logs)
         blockCache[number] = mined
         return mined
     }
@@ -72,7 +86,7 @@ extension DevChain {
         if let pooled = pool.transaction(hash) {
             return (pooled.signed, TransactionLocation(sender: pooled.sender))
         }
-        guard let position = try store.transactionPosition(hash: hash), let mined = try minedBlock(position.block),
+        guard let position = try transactionPosition(hash: hash), let mined = try minedBlock(position.block),
             position.index < mined.block.transactions.count
         else { return nil }
         let block = mined.block
@@ -113,12 +127,18 @@ extension DevChain {
         )
     }
 
+    /// Where a mined transaction is: in a block the database does not hold yet, else where the database says.
+    func transactionPosition(hash: Bytes32) throws(ChainError) -> (block: UInt64, index: Int)? {
+        if let position = unwritten.position(hash) { return position }
+        return try store.transactionPosition(hash: hash)
+    }
+
     /// A mined transaction's receipt, nil while pending or unknown.
     public func receipt(hash: Bytes32) throws(ChainError) -> Receipt? {
-        guard let position = try store.transactionPosition(hash: hash), let mined = try minedBlock(position.block),
-            position.index < mined.receipts.count
+        guard let position = try transactionPosition(hash: hash), let mined = try minedBlock(position.block),
+            position.index < mined.stored.count, position.index < mined.block.transactions.count
         else { return nil }
-        return mined.receipts[position.index]
+        return mined.receipt(at: position.index)
     }
 
     /// The pool's transactions with their senders, in arrival order.

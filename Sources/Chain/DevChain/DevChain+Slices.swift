@@ -116,7 +116,7 @@ extension DevChain {
         if queuedWrites != nil {
             queuedWrites?.append(write)
         } else {
-            try store.commit(write)
+            try store.append(write)
         }
     }
 

@@ -14,7 +14,7 @@ extension DevChain {
     /// two heads.
     public func reset() async throws(ChainError) {
         snapshots = [:]
-        let first = hashes[0]
+        guard let first = try blockHash(base) else { throw .storage("the first block's hash is missing") }
         try journal?.replace(with: PendingDevState(), head: first)
         try await rewindInSlices(to: base)
         // A forked chain goes back to the fork block (its first block), with the fork block's state.
@@ -25,8 +25,9 @@ extension DevChain {
         guard rebuilt.stateRoot == header.stateRoot || genesisState.fork != nil else {
             throw .stateRootMismatch(block: base, expected: header.stateRoot, computed: rebuilt.stateRoot)
         }
+        hashes = RecentBlockHashes(first: base, hashes: [header.hash])
         head = header
-        headHash = first
+        headHash = header.hash
         committed = rebuilt
         working = JournaledState(state: genesisState)
         working.recordsChanges = true
@@ -43,6 +44,7 @@ extension DevChain {
     func clearRunTimeState() {
         blockCache = [:]
         diffCache = [:]
+        unwritten.removeAll()
         pool = TransactionPool()
         snapshots = [:]
         timeOffset = 0

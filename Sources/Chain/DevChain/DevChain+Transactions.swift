@@ -1,3 +1,4 @@
+import Dispatch
 import EVM
 import EthereumPrimitives
 import EthereumTransactions
@@ -16,15 +17,51 @@ extension DevChain {
     /// sender cannot pay gas limit × fee cap + value; the sender has code (EIP-3607) other than an EIP-7702
     /// delegation; the type is not yet valid in the chain's fork (type 4 before Prague); the gas limit is above
     /// EIP-7825's 2^24 (Osaka).
+    ///
+    /// The bytes are decoded and the sender recovered (secp256k1) before the chain is entered, on the caller's thread,
+    /// so that work of concurrent callers runs in parallel and the chain's actor spends its time mining.
     @discardableResult
-    public func sendRawTransaction(_ raw: [UInt8]) throws(ChainError) -> Bytes32 {
+    public nonisolated func sendRawTransaction(_ raw: [UInt8]) async throws(ChainError) -> Bytes32 {
         let signed: SignedTransaction
         let sidecar: BlobSidecar?
         do { (signed, sidecar) = try SignedTransaction.decodeNetworkForm(raw) } catch {
             throw .invalidTransaction(error.description)
         }
+        let recovered = recoveredSenders.take(signed.hash) ?? Self.recover(signed)
+        return try await submit(signed, sidecar: sidecar, recovered: recovered)
+    }
+
+    /// Decodes `raws` and recovers their senders on every core at once, for the ``sendRawTransaction(_:)`` calls
+    /// that follow (a JSON-RPC batch of them): each of those then finds its sender ready. Bytes that do not decode
+    /// are left for the call to reject.
+    public nonisolated func recoverSenders(_ raws: [[UInt8]]) async {
+        guard raws.count > 1 else { return }
+        let decoded = raws.map { try? SignedTransaction.decodeNetworkForm($0).0 }
+        var results = [Result<Address, TransactionError>?](repeating: nil, count: decoded.count)
+        results.withUnsafeMutableBufferPointer { buffer in
+            // Each iteration writes its own element only.
+            nonisolated(unsafe) let slots = buffer
+            DispatchQueue.concurrentPerform(iterations: decoded.count) { i in
+                if let signed = decoded[i] { slots[i] = Self.recover(signed) }
+            }
+        }
+        var recovered: [(Bytes32, Result<Address, TransactionError>)] = []
+        for (i, signed) in decoded.enumerated() {
+            if let signed, let result = results[i] { recovered.append((signed.hash, result)) }
+        }
+        recoveredSenders.store(recovered)
+    }
+
+    /// The sender of a transaction mined under Homestead or later rules (every fork a dev chain mines).
+    nonisolated static func recover(_ signed: SignedTransaction) -> Result<Address, TransactionError> {
+        Result { () throws(TransactionError) in try signed.sender(allowHighS: false) }
+    }
+
+    private func submit(
+        _ signed: SignedTransaction, sidecar: BlobSidecar?, recovered: Result<Address, TransactionError>
+    ) throws(ChainError) -> Bytes32 {
         if let sidecar { try check(sidecar, of: signed.transaction) }
-        return try submit(signed)
+        return try submit(signed, recovered: recovered)
     }
 
     /// A network-form blob transaction's sidecar against its payload and the pending fork: the wrapper version
@@ -153,14 +190,18 @@ extension DevChain {
 
     /// Validates against the chain's rules and the pending state, pools, and automines.
     /// With `impersonating`, that address is the sender and the signature is not checked (every other rule is).
-    func submit(_ signed: SignedTransaction, impersonating: Address? = nil) throws(ChainError) -> Bytes32 {
+    /// `recovered` is the sender recovered ahead of time under Homestead rules (``recover(_:)``).
+    func submit(
+        _ signed: SignedTransaction, impersonating: Address? = nil, recovered: Result<Address, TransactionError>? = nil
+    ) throws(ChainError) -> Bytes32 {
         let sender: Address
+        let fork = pendingFork
         do {
             if let impersonating {
-                try signed.validateIgnoringSignature(for: pendingFork, chainID: chainId)
+                try signed.validateIgnoringSignature(for: fork, chainID: chainId)
                 sender = impersonating
             } else {
-                sender = try signed.validate(for: pendingFork, chainID: chainId)
+                sender = try signed.validate(for: fork, chainID: chainId, recovered: fork >= .homestead ? recovered : nil)
             }
         } catch {
             if case .invalidChainID(_, let found) = error {
@@ -178,16 +219,16 @@ extension DevChain {
             // Only a transaction whose nonce is spent can be mined already, so the store is asked
             // here and not on the hot path. (After anvil_setNonce lowers a nonce, the same bytes
             // can be mined again; the store then points the hash at the newer block.)
-            if try store.transactionPosition(hash: hash) != nil { throw .alreadyKnown(hash) }
+            if try transactionPosition(hash: hash) != nil { throw .alreadyKnown(hash) }
             throw .rejected("nonce too low: address \(sender), tx: \(tx.nonce) state: \(stateNonce)")
         }
         // EIP-3607, relaxed by EIP-7702 (Prague) for an account whose code is a delegation designator.
         if let account, account.codeHash != .emptyCodeHash,
-            !(pendingFork >= .prague && Delegation.target(of: account.code) != nil)
+            !(fork >= .prague && Delegation.target(of: account.code) != nil)
         {
             throw .rejected("sender not an eoa: address \(sender), codehash: \(account.codeHash)")
         }
-        let blockGasLimit = nextGasLimit(fork: pendingFork)
+        let blockGasLimit = nextGasLimit(fork: fork)
         if tx.gasLimit > blockGasLimit {
             throw .rejected("exceeds block gas limit: gas \(tx.gasLimit), block gas limit \(blockGasLimit)")
         }
@@ -198,8 +239,8 @@ extension DevChain {
             throw .rejected(
                 "max fee per gas less than block base fee: address \(sender), maxFeePerGas: \(tx.maxFeePerGas), baseFee: \(baseFee)")
         }
-        if tx.blobGas > 0, pendingFork >= .cancun {
-            let blobFee = nextBlobBaseFee(after: head, fork: pendingFork)
+        if tx.blobGas > 0, fork >= .cancun {
+            let blobFee = nextBlobBaseFee(after: head, fork: fork)
             if (tx.maxFeePerBlobGas ?? .zero) < blobFee {
                 throw .rejected("max fee per blob gas less than block blob gas fee: have \(tx.maxFeePerBlobGas ?? .zero), want \(blobFee)")
             }

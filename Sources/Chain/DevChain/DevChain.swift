@@ -42,15 +42,16 @@ public actor DevChain {
     var committed: CommittedState
     var head: BlockHeader
     var headHash: Bytes32
-    /// Block hashes by number, from ``base``.
-    var hashes: [Bytes32]
+    /// The hashes of the recent blocks (older ones are read from the store: ``blockHash(_:)``, ``blockNumber(of:)``).
+    var hashes: RecentBlockHashes
     /// The first block the chain holds: 0, or on a forked chain the fork block (earlier ones are the remote's).
     var base: UInt64 = 0
-    var numbersByHash: [Bytes32: UInt64]
     /// Recently used blocks with their receipts.
     var blockCache: [UInt64: MinedBlock] = [:]
     /// Reverse state diffs of recent blocks.
     var diffCache: [UInt64: StateDiff] = [:]
+    /// The transactions of blocks the database does not hold yet (``ChainStore/append(_:)``).
+    var unwritten = UnwrittenBlockIndex()
     var pool = TransactionPool() { didSet { poolGeneration &+= 1 } }
     /// Counters of the changes to ``working`` and ``pool`` (calls that leave the state as it was count too): the pending
     /// block (DevChain+Pending.swift) is built again when either moved.
@@ -79,6 +80,8 @@ public actor DevChain {
     /// The hashes the pool accepted, numbered, for `eth_newPendingTransactionFilter`.
     var pendingHashLog = PendingHashLog()
     let buffers = ExecutionBuffers()
+    /// Senders recovered ahead of their submission, off the actor.
+    nonisolated let recoveredSenders = RecoveredSenders()
     let devKeys: [Address: PrivateKey]
     /// What the dev methods changed that no block holds yet, kept on disk for a restart (Store/DevJournal.swift);
     /// nil in memory and on a fork.
@@ -118,7 +121,7 @@ public actor DevChain {
         var working: JournaledState
         var committed: CommittedState
         var head: BlockHeader
-        var hashes: [Bytes32]
+        var hashes: RecentBlockHashes
         var hardfork = config.hardfork
         var chainId = config.chainId
         var genesis = config.genesis
@@ -131,7 +134,8 @@ public actor DevChain {
             if config.keepsStoredHardfork { config.hardfork = fork.point.impliedHardfork(atMost: config.hardfork) }
             hardfork = config.hardfork
             let start = try await Self.forkStart(fork, config: config, store: store)
-            (working, committed, head, hashes) = (start.working, start.committed, fork.point.header, [fork.point.hash])
+            (working, committed, head) = (start.working, start.committed, fork.point.header)
+            hashes = RecentBlockHashes(first: fork.point.number, hashes: [fork.point.hash])
             chainId = fork.point.chainId
             base = fork.point.number
         } else if let headNumber = try store.headNumber() {
@@ -175,8 +179,10 @@ public actor DevChain {
             }
             working = JournaledState(state: state)
             head = header
-            hashes = try store.hashes(from: 0)
-            guard hashes.count == Int(headNumber) + 1 else { throw .storage("block numbers are not contiguous") }
+            let first = headNumber >= UInt64(RecentBlockHashes.kept) ? headNumber - UInt64(RecentBlockHashes.kept) + 1 : 0
+            let recent = try store.hashes(from: first)
+            guard UInt64(recent.count) == headNumber - first + 1 else { throw .storage("block numbers are not contiguous") }
+            hashes = RecentBlockHashes(first: first, hashes: recent)
         } else {
             var state: WorldState
             if let genesis {
@@ -194,7 +200,7 @@ public actor DevChain {
             for (address, account) in state.accounts where !account.storage.isEmpty {
                 changes.slots[address] = Set(account.storage.keys)
             }
-            let writes = committed.apply(changes, from: state)
+            let writes = committed.apply(changes, from: state).writes
             head =
                 genesis?.header(stateRoot: committed.stateRoot, initialBaseFee: config.initialBaseFee)
                 ?? Self.genesisHeader(config: config, stateRoot: committed.stateRoot)
@@ -209,7 +215,7 @@ public actor DevChain {
             if let genesis { meta["genesis"] = genesis.json }
             try store.setMeta(meta)
             working = JournaledState(state: state)
-            hashes = [head.hash]
+            hashes = RecentBlockHashes(first: 0, hashes: [head.hash])
         }
         working.recordsChanges = true
 
@@ -232,11 +238,8 @@ public actor DevChain {
         self.working = working
         self.committed = committed
         self.head = head
-        self.headHash = hashes[hashes.count - 1]
+        self.headHash = hashes.lastHash
         self.hashes = hashes
-        var numbers: [Bytes32: UInt64] = [:]
-        for (i, hash) in hashes.enumerated() { numbers[hash] = base + UInt64(i) }
-        self.numbersByHash = numbers
         self.automine = config.blockTime == nil && config.automine
         if let stored = try store.meta("finalized"), !stored.isEmpty { self.finalized = Self.decodeUInt64(stored) }
         var keys: [Address: PrivateKey] = [:]
@@ -261,11 +264,14 @@ public actor DevChain {
         try store.setMeta(["finalized": number.bigEndianBytes])
     }
 
-    /// Stops interval mining and releases the data directory's lock.
+    /// Stops interval mining, waits for the database to hold every block (the journal already does) and releases the
+    /// data directory's lock.
     public func close() {
         isClosed = true
         intervalTask?.cancel()
         intervalTask = nil
+        // A database that cannot be written keeps its blocks in the journal, which the next open applies.
+        try? store.drain()
         lock?.release()
         lock = nil
         for continuation in headSubscribers.values { continuation.finish() }
@@ -340,10 +346,41 @@ public actor DevChain {
     static func decodeUInt64(_ bytes: [UInt8]) -> UInt64 { bytes.reduce(0) { $0 << 8 | UInt64($1) } }
 }
 
-/// A block with its full receipts, as the chain caches it.
+/// A block with the stored parts of its receipts and its logs, as the chain caches it; the full receipts (with their
+/// chain positions and blooms) are made when asked for.
 struct MinedBlock: Sendable {
     var block: Block
-    var receipts: [Receipt]
+    var stored: [StoredReceipt]
+    /// The block's logs with their transaction index, in block order.
+    var logs: [(transactionIndex: Int, log: Log)]
+    /// The blob base fee of the block (nil before Cancun), for blob receipts.
+    var blobGasPrice: UInt256?
+
+    /// Every receipt, in order.
+    var receipts: [Receipt] { stored.indices.map(receipt(at:)) }
+
+    /// Receipt `index` (which must be one of the block's).
+    func receipt(at index: Int) -> Receipt {
+        let header = block.header
+        let signed = block.transactions[index]
+        let tx = signed.transaction
+        var entries: [LogEntry] = []
+        for (logIndex, entry) in logs.enumerated() where entry.transactionIndex == index {
+            entries.append(
+                LogEntry(
+                    address: entry.log.address, topics: entry.log.topics, data: entry.log.data, blockNumber: header.number,
+                    blockHash: block.hash, transactionHash: signed.hash, transactionIndex: index, logIndex: logIndex,
+                    blockTimestamp: header.timestamp))
+        }
+        let receipt = stored[index]
+        return Receipt(
+            type: tx.type, status: receipt.status, root: receipt.root, cumulativeGasUsed: receipt.cumulativeGasUsed,
+            gasUsed: receipt.gasUsed, effectiveGasPrice: receipt.effectiveGasPrice, logs: entries,
+            logsBloom: Bloom(logs: entries.map(\.log)), contractAddress: receipt.contractAddress, from: block.senders[index],
+            to: tx.to, transactionHash: signed.hash, transactionIndex: index, blockHash: block.hash,
+            blockNumber: header.number, blobGasUsed: tx.type == .blob ? tx.blobGas : nil,
+            blobGasPrice: tx.type == .blob ? blobGasPrice : nil)
+    }
 }
 
 /// What a snapshot restores.

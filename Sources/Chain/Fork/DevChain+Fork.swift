@@ -42,7 +42,7 @@ extension DevChain {
         var committed = CommittedState(state: WorldState())
         var changes = StateChanges()
         changes.accounts = Set(state.accounts.keys)
-        let writes = committed.apply(changes, from: state)
+        let writes = committed.apply(changes, from: state).writes
         let header = cache.point.header
         try store.commit(
             ChainStore.BlockWrite(
@@ -79,9 +79,8 @@ extension DevChain {
         committed = newCommitted
         head = cache.point.header
         headHash = cache.point.hash
-        hashes = [cache.point.hash]
+        hashes = RecentBlockHashes(first: cache.point.number, hashes: [cache.point.hash])
         base = cache.point.number
-        numbersByHash = [cache.point.hash: cache.point.number]
         clearRunTimeState()
         finalized = nil
     }

@@ -41,6 +41,7 @@ public enum ExecutionRequests {
     /// `sha256(sha256(r₀) ‖ sha256(r₁) ‖ …)` over the non-empty requests (EIP-7685); with none it is
     /// sha256 of nothing, ``BlockHeader/emptyRequestsHash``.
     public static func hash(_ requests: [[UInt8]]) -> Bytes32 {
+        if requests.isEmpty { return BlockHeader.emptyRequestsHash }
         var outer = SHA256()
         for request in requests { outer.update(data: Array(SHA256.hash(data: request))) }
         return Bytes32(Array(outer.finalize())) ?? .zero

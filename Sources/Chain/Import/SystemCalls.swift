@@ -27,12 +27,65 @@ public enum SystemCalls {
         fork: Hardfork
     ) {
         let rules = ForkRules(fork)
-        if fork >= .cancun, let root = parentBeaconBlockRoot {
+        if fork >= .cancun, let root = parentBeaconBlockRoot,
+            !recordBeaconRoot(root, in: &journaled, block: block, rules: rules)
+        {
             _ = call(beaconRoots, input: root.bytes, in: &journaled, block: block, rules: rules)
         }
-        if fork >= .prague {
+        if fork >= .prague, !recordParentHash(parentHash, in: &journaled, block: block, rules: rules) {
             _ = call(historyStorage, input: parentHash.bytes, in: &journaled, block: block, rules: rules)
         }
+    }
+
+    // MARK: The system contracts' system-call paths without the interpreter
+    //
+    // Every block runs these calls, and on a dev chain automining one transaction per block they cost more than the
+    // transaction. Where the account holds the EIP's own code (``SystemContracts``), what that code does when
+    // SYSTEM_ADDRESS calls it is a few storage writes, made here through the same journal (so the block's recorded
+    // changes are the same); any other code goes through the interpreter. SystemCallTests checks both paths give
+    // the same state and changes.
+
+    static let beaconRootsCodeHash = Keccak256.hash(SystemContracts.beaconRootsCode)
+    static let historyStorageCodeHash = Keccak256.hash(SystemContracts.historyStorageCode)
+    static let withdrawalRequestsCodeHash = Keccak256.hash(SystemContracts.withdrawalRequestsCode)
+    static let consolidationRequestsCodeHash = Keccak256.hash(SystemContracts.consolidationRequestsCode)
+    /// HISTORY_BUFFER_LENGTH (EIP-4788) and HISTORY_SERVE_WINDOW (EIP-2935): 8191 slots.
+    static let ringLength: UInt64 = 8191
+
+    /// EIP-4788's `set`: `timestamp % 8191` ← timestamp, `timestamp % 8191 + 8191` ← the root. False (nothing
+    /// done) when the contract holds other code.
+    static func recordBeaconRoot(
+        _ root: Bytes32, in journaled: inout JournaledState, block: BlockEnvironment, rules: ForkRules
+    ) -> Bool {
+        guard journaled.codeHash(at: beaconRoots) == beaconRootsCodeHash else { return false }
+        let index = block.timestamp % ringLength
+        journaled.setStorage(beaconRoots, UInt256(index), UInt256(block.timestamp))
+        journaled.setStorage(beaconRoots, UInt256(index + ringLength), UInt256(truncatingBigEndian: root.bytes))
+        journaled.finalize(rules: rules)
+        return true
+    }
+
+    /// EIP-2935's `set`: `(number - 1) % 8191` ← the parent hash. False (nothing done) when the contract holds
+    /// other code, or for block 0 (which has no parent, and no system call).
+    static func recordParentHash(
+        _ parentHash: Bytes32, in journaled: inout JournaledState, block: BlockEnvironment, rules: ForkRules
+    ) -> Bool {
+        guard block.number > 0, journaled.codeHash(at: historyStorage) == historyStorageCodeHash else { return false }
+        journaled.setStorage(historyStorage, UInt256((block.number - 1) % ringLength), UInt256(truncatingBigEndian: parentHash.bytes))
+        journaled.finalize(rules: rules)
+        return true
+    }
+
+    /// True when the EIP-7002 or EIP-7251 queue at `contract` holds its EIP's code and its four state slots (excess,
+    /// count, head, tail) are zero: the system call then dequeues nothing and writes every slot back unchanged, so
+    /// it has no effect and returns nothing.
+    static func queueIsIdle(_ contract: Address, in journaled: JournaledState) -> Bool {
+        let expected = contract == withdrawalRequests ? withdrawalRequestsCodeHash : consolidationRequestsCodeHash
+        guard contract == withdrawalRequests || contract == consolidationRequests,
+            journaled.codeHash(at: contract) == expected
+        else { return false }
+        for slot in 0..<4 as Range<UInt64> where !journaled.storage(contract, UInt256(slot)).isZero { return false }
+        return true
     }
 
     /// Calls a request-queue contract (EIP-7002, EIP-7251) and returns its output, the requests it
@@ -42,6 +95,7 @@ public enum SystemCalls {
         from contract: Address, in journaled: inout JournaledState, block: BlockEnvironment, fork: Hardfork
     ) throws(BlockValidationError) -> [UInt8] {
         if journaled.code(at: contract).isEmpty { throw .systemContractEmpty(contract) }
+        if queueIsIdle(contract, in: journaled) { return [] }
         let result = call(contract, input: [], in: &journaled, block: block, rules: ForkRules(fork))
         guard result.status == .stop || result.status == .returned else { throw .systemContractCallFailed(contract) }
         return result.output

@@ -35,21 +35,12 @@ struct CommittedState: Sendable {
 
     /// The committed fields of an account, nil if it does not exist.
     func fields(_ address: Address) -> AccountFields? {
-        guard let leaf = accountTrie.get(Self.accountKey(address)),
-            case .list(let f)? = try? RLP.decode(leaf), f.count == 4,
-            let nonce = try? UInt64(rlp: f[0]),
-            let balanceBytes = try? f[1].unsignedIntegerBytes(maxBytes: 32, typeName: "UInt256"),
-            let codeHash = try? Bytes32(rlp: f[3])
-        else { return nil }
-        return AccountFields(nonce: nonce, balance: UInt256(truncatingBigEndian: balanceBytes), codeHash: codeHash)
+        accountTrie.get(Self.accountKey(address)).flatMap(Self.fields(leaf:))
     }
 
     /// The committed value of a storage slot.
     func storage(_ address: Address, _ key: UInt256) -> UInt256 {
-        guard let leaf = storageTries[address]?.get(Self.slotKey(key)),
-            let bytes = try? RLP.decode(leaf).byteString()
-        else { return .zero }
-        return UInt256(truncatingBigEndian: bytes)
+        Self.slot(storageTries[address]?.get(Self.slotKey(key)))
     }
 
     /// The reverse diff of `changes`: the committed values of everything they name.
@@ -76,44 +67,119 @@ struct CommittedState: Sendable {
         var storage: [(Address, UInt256, UInt256)] = []
         /// New code.
         var codes: [(Bytes32, [UInt8])] = []
+
+        init() {}
+
+        /// The writes of consecutive blocks as one set, oldest first: each account and slot with its last value; an
+        /// account whose storage any of them clears (or that any deletes) is cleared first, and only the slots written
+        /// after that are kept.
+        init(merging blocks: [Writes]) {
+            var accounts: [Address: AccountFields?] = [:]
+            var cleared = Set<Address>()
+            var slots: [Address: [UInt256: UInt256]] = [:]
+            var codes: [Bytes32: [UInt8]] = [:]
+            for block in blocks {
+                for (address, fields) in block.accounts {
+                    accounts.updateValue(fields, forKey: address)
+                    if fields == nil {
+                        cleared.insert(address)
+                        slots[address] = nil
+                    }
+                }
+                for address in block.clearedStorage {
+                    cleared.insert(address)
+                    slots[address] = nil
+                }
+                for (address, slot, value) in block.storage { slots[address, default: [:]][slot] = value }
+                for (hash, code) in block.codes { codes[hash] = code }
+            }
+            self.accounts = accounts.map { ($0.key, $0.value) }
+            clearedStorage = Array(cleared)
+            storage = slots.flatMap { address, values in values.map { (address, $0.key, $0.value) } }
+            self.codes = codes.map { ($0.key, $0.value) }
+        }
     }
 
-    /// Brings the tries to `state` for what `changes` names; returns the rows to write.
-    mutating func apply(_ changes: StateChanges, from state: WorldState) -> Writes {
+    /// Brings the tries to `state` for what `changes` names, in place; returns the rows to write and the block's
+    /// reverse diff (the values it overwrote, read from the tries on the way: each changed key is walked once).
+    /// Keys and accounts whose value did not change are neither written nor in the diff, and cost no hashing.
+    /// To undo, revert `state` with the diff and apply the same changes again.
+    mutating func apply(_ changes: StateChanges, from state: WorldState) -> (writes: Writes, diff: StateDiff) {
         var writes = Writes()
+        var diff = StateDiff()
         for address in changes.allAccounts.sorted() {
+            let key = Self.accountKey(address)
+            let cleared = changes.clearedStorage[address]
             guard let account = state.accounts[address] else {
-                accountTrie.delete(Self.accountKey(address))
-                storageTries[address] = nil
+                let oldLeaf = accountTrie.update(key, [])
+                let oldStorage = storageTries.removeValue(forKey: address)
+                guard let oldLeaf else { continue }  // absent before and after
+                var slots: [UInt256: UInt256] = [:]
+                for slot in Self.keys(changes.slots[address], cleared) {
+                    slots[slot] = Self.slot(oldStorage?.get(Self.slotKey(slot)))
+                }
+                diff.accounts[address] = AccountDiff(pre: Self.fields(leaf: oldLeaf), storageCleared: true, slots: slots)
                 writes.accounts.append((address, nil))
                 continue
             }
-            var trie: MerklePatriciaTrie
-            if changes.clearedStorage[address] != nil {
+            var slots: [UInt256: UInt256] = [:]
+            var trie = storageTries.removeValue(forKey: address) ?? MerklePatriciaTrie()
+            if cleared != nil {
+                let old = trie
                 trie = MerklePatriciaTrie()
                 writes.clearedStorage.append(address)
-                for (key, value) in account.storage where !value.isZero {
-                    trie.set(Self.slotKey(key), Self.slotValue(value))
-                    writes.storage.append((address, key, value))
+                for (slot, value) in account.storage where !value.isZero {
+                    trie.set(Self.slotKey(slot), Self.slotValue(value))
+                    writes.storage.append((address, slot, value))
                 }
-            } else {
-                trie = storageTries[address] ?? MerklePatriciaTrie()
-                for key in changes.slots[address] ?? [] {
-                    let value = account.storage[key] ?? .zero
-                    if value.isZero { trie.delete(Self.slotKey(key)) } else { trie.set(Self.slotKey(key), Self.slotValue(value)) }
-                    writes.storage.append((address, key, value))
+                for slot in Self.keys(changes.slots[address], cleared) { slots[slot] = Self.slot(old.get(Self.slotKey(slot))) }
+            } else if let written = changes.slots[address] {
+                for slot in written {
+                    let value = account.storage[slot] ?? .zero
+                    let old = trie.update(Self.slotKey(slot), value.isZero ? [] : Self.slotValue(value))
+                    let oldValue = Self.slot(old)
+                    guard oldValue != value else { continue }
+                    slots[slot] = oldValue
+                    writes.storage.append((address, slot, value))
                 }
             }
             let root = trie.rootHash
-            storageTries[address] = trie.isEmpty ? nil : trie
+            if !trie.isEmpty { storageTries[address] = trie }
             if codes[account.codeHash] == nil {
                 codes[account.codeHash] = account.code
                 writes.codes.append((account.codeHash, account.code))
             }
-            accountTrie.set(Self.accountKey(address), leaf(account, storageRoot: root))
+            let newLeaf = leaf(account, storageRoot: root)
+            let oldLeaf = accountTrie.update(key, newLeaf)
+            guard oldLeaf != newLeaf || !slots.isEmpty || cleared != nil else { continue }
+            diff.accounts[address] = AccountDiff(
+                pre: oldLeaf.flatMap(Self.fields(leaf:)), storageCleared: cleared != nil, slots: slots)
             writes.accounts.append((address, AccountFields(account)))
         }
-        return writes
+        return (writes, diff)
+    }
+
+    /// The slots a reverse diff names for an account: those written, and on a cleared account every slot it had.
+    private static func keys(_ written: Set<UInt256>?, _ cleared: [UInt256: UInt256]?) -> Set<UInt256> {
+        var keys = written ?? []
+        if let cleared { keys.formUnion(cleared.keys) }
+        return keys
+    }
+
+    /// A storage trie leaf's value (RLP of the minimal big-endian bytes); zero when absent.
+    private static func slot(_ leaf: [UInt8]?) -> UInt256 {
+        guard let leaf, let bytes = try? RLP.decode(leaf).byteString() else { return .zero }
+        return UInt256(truncatingBigEndian: bytes)
+    }
+
+    /// The fields of an account trie leaf, rlp([nonce, balance, storageRoot, codeHash]).
+    static func fields(leaf: [UInt8]) -> AccountFields? {
+        guard case .list(let f)? = try? RLP.decode(leaf), f.count == 4,
+            let nonce = try? UInt64(rlp: f[0]),
+            let balanceBytes = try? f[1].unsignedIntegerBytes(maxBytes: 32, typeName: "UInt256"),
+            let codeHash = try? Bytes32(rlp: f[3])
+        else { return nil }
+        return AccountFields(nonce: nonce, balance: UInt256(truncatingBigEndian: balanceBytes), codeHash: codeHash)
     }
 
     private func leaf(_ account: Account, storageRoot: Bytes32) -> [UInt8] {

@@ -16,7 +16,9 @@ extension DevChain {
         let base: BlockHeader
         let state: WorldState
         var tries: CommittedState
+        let baseHash: Bytes32
         do throws(ChainError) {
+            baseHash = try blockHash(number) ?? .zero
             if number == head.number {
                 // The live state, with dev changes not yet mined, as eth_call sees it.
                 base = head
@@ -37,7 +39,7 @@ extension DevChain {
             depositContract: schedule.depositContract,
             fork: { [self] number, timestamp in self.fork(number: number, timestamp: timestamp) },
             blobSchedule: { [self] fork in self.blobSchedule(for: fork) }, canonicalHash: blockHashFunction(upTo: number),
-            base: base, baseHash: hashes[Int(number - self.base)])
+            base: base, baseHash: baseHash)
         var simulator = Simulator(
             chain: chain, state: state, tries: tries, request: request, limits: limits, buffers: buffers)
         return try simulator.run(request)

@@ -5,13 +5,19 @@ import Foundation
 import GRDB
 
 /// The SQLite database of a dev chain (through GRDB): blocks, transactions, receipts, logs indexed
-/// for `eth_getLogs`, the state of the head block (accounts, storage, code), and one reverse state
+/// for `eth_getLogs` (by address and by each topic position, with the block number), the state of the head block (accounts, storage, code), and one reverse state
 /// diff per block. Everything a block adds — including its state changes — is written in one SQLite
 /// transaction, so the file always holds a whole number of blocks whose state matches the head.
 ///
 /// On disk the file is `<dir>/chain.sqlite` in WAL mode with `synchronous = NORMAL`: a committed
 /// transaction survives the process being killed at any instant (it is in the WAL before the commit
 /// returns); an operating-system crash may lose the last blocks but never leaves a partial one.
+///
+/// Mined blocks reach the database through ``append(_:)``: durable at once in `<dir>/chain.journal`
+/// (``BlockJournal``, one `write(2)` per block), written to SQLite later by ``BlockWriter`` on its own thread, many
+/// per transaction; a journal the database has not caught up with is applied when the store opens. Reads of a block
+/// the writer has not written yet wait for it (the chain serves its recent blocks from memory, so they rarely do);
+/// every other write waits for the writer first. Imports and the genesis write directly (``commit(_:)``).
 ///
 /// Reads go through `inDatabase`, not `read`: GRDB's `read` toggles `PRAGMA query_only`, and every
 /// flag pragma expires all prepared statements, so each read made the next block's cached INSERTs
@@ -21,13 +27,21 @@ struct ChainStore: Sendable {
     private let queue: DatabaseQueue
     /// The database file, nil in memory.
     let path: String?
+    /// The journal of blocks not yet in the database, nil in memory.
+    private let journal: BlockJournal?
+    /// Writes appended blocks into the database.
+    let writer: BlockWriter
     /// Whether the head state is kept in the accounts, storage and code tables. Only a file needs
     /// them (to reopen the chain); in memory the chain's own copy is the only reader, so they are
     /// not written (a quarter of the SQLite work of a block).
     var keepsStateTables: Bool { path != nil }
 
     /// Opens (creating if needed) the database for `storage`.
+    /// Opens (creating if needed) the database for `storage`; on disk, first applies the journal's blocks the
+    /// database does not hold yet.
     init(storage: ChainStorage) throws(ChainError) {
+        let queue: DatabaseQueue
+        var journalPath: String?
         do {
             var config = Configuration()
             config.label = "carchain.chain"
@@ -42,6 +56,7 @@ struct ChainStore: Sendable {
                 let file = url.appendingPathComponent("chain.sqlite").path
                 queue = try DatabaseQueue(path: file, configuration: config)
                 path = file
+                journalPath = BlockJournal.path(directory: url)
             }
             try queue.write { db in try Self.createSchema(db) }
         } catch let error as ChainError {
@@ -49,6 +64,54 @@ struct ChainStore: Sendable {
         } catch {
             throw .storage("cannot open the database: \(error)")
         }
+        self.queue = queue
+        let stateTables = path != nil
+        let head = try Self.headNumber(queue)
+        var written = head ?? 0
+        if let journalPath {
+            // An empty database has no genesis for the journal's blocks to follow (a journal is only ever written
+            // after the genesis is committed).
+            if let head { written = try Self.replayJournal(at: journalPath, into: queue, head: head, stateTables: stateTables) }
+            let journal = try BlockJournal(path: journalPath)
+            try journal.reset()  // the database holds all of it now
+            self.journal = journal
+        } else {
+            journal = nil
+        }
+        let journal = self.journal
+        writer = BlockWriter(
+            written: written, journaled: journal != nil,
+            commit: { blocks throws(ChainError) in try Self.write(blocks, to: queue, stateTables: stateTables) },
+            didWrite: { last in journal?.compact(applied: last) })
+    }
+
+    /// Writes the journal's records above `head` that continue the chain (the next number, the head's hash as
+    /// parent) into the database, in one transaction; returns the new head. Records the database holds are skipped;
+    /// reading stops at the first record that is cut short, damaged or does not continue the chain.
+    private static func replayJournal(at path: String, into queue: DatabaseQueue, head: UInt64, stateTables: Bool) throws(ChainError) -> UInt64 {
+        let records = try BlockJournal.records(at: path)
+        guard let last = records.last, last.number > head else { return head }
+        let parent: Bytes32?
+        do {
+            parent = try queue.inDatabase { db in
+                try Data.fetchOne(db, sql: "SELECT hash FROM blocks WHERE number = ?", arguments: [Int64(bitPattern: head)])
+                    .flatMap { Bytes32([UInt8]($0)) }
+            }
+        } catch { throw .storage("reading block \(head): \(error)") }
+        guard var parent else { return head }
+        var blocks: [BlockWrite] = []
+        var next = head &+ 1
+        for record in records where record.number >= next {
+            guard record.number == next, let block = try? BlockWrite(journalRecord: Array(record.payload)),
+                block.header.number == next, block.header.parentHash == parent
+            else { break }
+            blocks.append(block)
+            parent = block.hash
+            next &+= 1
+        }
+        guard !blocks.isEmpty else { return head }
+        try write(blocks, to: queue, stateTables: stateTables)
+        return head &+ UInt64(blocks.count)
     }
 
     private static func createSchema(_ db: Database) throws {
@@ -70,6 +133,9 @@ struct ChainStore: Sendable {
                     PRIMARY KEY (block_number, log_index)) WITHOUT ROWID;
                 CREATE INDEX IF NOT EXISTS logs_address ON logs (address, block_number);
                 CREATE INDEX IF NOT EXISTS logs_topic0 ON logs (topic0, block_number);
+                CREATE INDEX IF NOT EXISTS logs_topic1 ON logs (topic1, block_number) WHERE topic1 IS NOT NULL;
+                CREATE INDEX IF NOT EXISTS logs_topic2 ON logs (topic2, block_number) WHERE topic2 IS NOT NULL;
+                CREATE INDEX IF NOT EXISTS logs_topic3 ON logs (topic3, block_number) WHERE topic3 IS NOT NULL;
                 CREATE TABLE IF NOT EXISTS accounts (
                     address BLOB PRIMARY KEY, nonce INTEGER NOT NULL, balance BLOB NOT NULL,
                     code_hash BLOB NOT NULL) WITHOUT ROWID;
@@ -101,8 +167,9 @@ struct ChainStore: Sendable {
         }
     }
 
-    /// Sets metadata values in one transaction.
+    /// Sets metadata values in one transaction (after every appended block is written).
     func setMeta(_ values: [String: [UInt8]]) throws(ChainError) {
+        try writer.drain()
         try guarded("writing meta") {
             try queue.write { db in
                 for (key, value) in values {
@@ -132,106 +199,126 @@ struct ChainStore: Sendable {
         var withdrawals: [Withdrawal] = []
     }
 
-    /// Writes a block and its state changes atomically.
+    /// Makes a mined block durable and queues it for the database: in the journal on return (on disk), in the
+    /// database soon after. Throws, with nothing kept, when the journal cannot be written or the database could not
+    /// be written earlier.
+    func append(_ block: BlockWrite) throws(ChainError) {
+        try writer.check()
+        try journal?.append(number: block.header.number, payload: block.journalRecord)
+        writer.enqueue(block)
+    }
+
+    /// Waits until the database holds every appended block.
+    func drain() throws(ChainError) { try writer.drain() }
+
+    /// The highest block number the database holds; appended blocks above it are still being written.
+    var writtenThrough: UInt64 { writer.writtenThrough }
+
+    /// Writes a block and its state changes atomically, before returning.
     func commit(_ block: BlockWrite) throws(ChainError) {
         try commit(CollectionOfOne(block))
     }
 
-    /// Writes consecutive blocks, oldest first, and their state changes in one SQLite transaction: all or none.
-    /// An import groups blocks this way; one transaction per block would spend most of its time in SQLite's commit
-    /// (the WAL pages of the state tables are written again for every block).
+    /// Writes consecutive blocks, oldest first, and their state changes in one SQLite transaction, before returning:
+    /// all or none (after every appended block is written). An import groups blocks this way; one transaction per
+    /// block would spend most of its time in SQLite's commit (the WAL pages of the state tables are written again for
+    /// every block).
     func commit(_ blocks: some Collection<BlockWrite>) throws(ChainError) {
+        guard let last = blocks.reversed().first?.header.number else { return }
+        try writer.drain()
+        try Self.write(blocks, to: queue, stateTables: keepsStateTables)
+        writer.noteWritten(last)
+    }
+
+    /// Writes `blocks` in one transaction: each block's rows, then the state rows of all of them, merged (a state
+    /// row several blocks change is written once, with its last value).
+    private static func write(_ blocks: some Collection<BlockWrite>, to queue: DatabaseQueue, stateTables: Bool) throws(ChainError) {
         guard let first = blocks.first?.header.number else { return }
         let what = blocks.count == 1 ? "committing block \(first)" : "committing blocks \(first)–\(first &+ UInt64(blocks.count) &- 1)"
-        try guarded(what) {
+        do {
             try queue.inDatabase { db in
                 // BEGIN and COMMIT as cached statements: `write` would compile both for every block.
                 try db.cachedStatement(sql: "BEGIN IMMEDIATE TRANSACTION").execute()
                 do {
-                    for block in blocks { try Self.insert(block, stateTables: keepsStateTables, db) }
+                    for block in blocks { try Self.insert(block, db) }
+                    if stateTables {
+                        if blocks.count == 1, let block = blocks.first {
+                            try writeState(block.state, db)
+                        } else {
+                            try writeState(CommittedState.Writes(merging: blocks.map(\.state)), db)
+                        }
+                    }
                     try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
                 } catch {
                     try? db.execute(sql: "ROLLBACK TRANSACTION")
                     throw error
                 }
             }
+        } catch let error as ChainError {
+            throw error
+        } catch {
+            throw .storage("\(what): \(error)")
         }
     }
 
-    private static func insert(_ block: BlockWrite, stateTables: Bool, _ db: Database) throws {
-        let number = Int64(bitPattern: block.header.number)
-        try db.cachedStatement(sql: "INSERT INTO blocks (number, hash, header) VALUES (?, ?, ?)")
-            .execute(arguments: [number, Data(block.hash.bytes), Data(block.header.encoded)])
-        let txInsert = try db.cachedStatement(
-            sql: "INSERT OR REPLACE INTO transactions (hash, block_number, idx, sender, raw) VALUES (?, ?, ?, ?, ?)")
+    private static func insert(_ block: BlockWrite, _ db: Database) throws {
+        let number = BoundStatement.Value.number(block.header.number)
+        try BoundStatement(db, "INSERT INTO blocks (number, hash, header) VALUES (?, ?, ?)")
+            .run(number, .word(block.hash), .bytes(block.header.encoded))
+        let txInsert = try BoundStatement(
+            db, "INSERT OR REPLACE INTO transactions (hash, block_number, idx, sender, raw) VALUES (?, ?, ?, ?, ?)")
         for (i, tx) in block.transactions.enumerated() {
-            try txInsert.execute(arguments: [
-                Data(tx.hash.bytes), number, i, Data(block.senders[i].bytes), Data(tx.encoded),
-            ])
+            try txInsert.run(.word(tx.hash), number, .int(i), .address(block.senders[i]), .bytes(tx.encoded))
         }
-        let receiptInsert = try db.cachedStatement(
-            sql: "INSERT INTO receipts (block_number, idx, data) VALUES (?, ?, ?)")
-        for (i, receipt) in block.receipts.enumerated() {
-            try receiptInsert.execute(arguments: [number, i, Data(receipt.encoded)])
-        }
-        let logInsert = try db.cachedStatement(
-            sql: """
-                INSERT INTO logs (block_number, log_index, tx_index, address, topic0, topic1, topic2, topic3, data)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
+        let receiptInsert = try BoundStatement(db, "INSERT INTO receipts (block_number, idx, data) VALUES (?, ?, ?)")
+        for (i, receipt) in block.receipts.enumerated() { try receiptInsert.run(number, .int(i), .bytes(receipt.encoded)) }
+        let logInsert = try BoundStatement(
+            db,
+            """
+            INSERT INTO logs (block_number, log_index, tx_index, address, topic0, topic1, topic2, topic3, data)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
         for (i, entry) in block.logs.enumerated() {
             let topics = entry.log.topics
-            func topic(_ n: Int) -> Data? { n < topics.count ? Data(topics[n].bytes) : nil }
-            try logInsert.execute(arguments: [
-                number, i, entry.transactionIndex, Data(entry.log.address.bytes), topic(0), topic(1), topic(2),
-                topic(3), Data(entry.log.data),
-            ])
+            func topic(_ n: Int) -> BoundStatement.Value { n < topics.count ? .word(topics[n]) : .null }
+            try logInsert.run(
+                number, .int(i), .int(entry.transactionIndex), .address(entry.log.address), topic(0), topic(1), topic(2),
+                topic(3), .bytes(entry.log.data))
         }
-        try db.cachedStatement(sql: "INSERT INTO state_diffs (block_number, diff) VALUES (?, ?)")
-            .execute(arguments: [number, Data(block.diff.encoded)])
+        try BoundStatement(db, "INSERT INTO state_diffs (block_number, diff) VALUES (?, ?)").run(number, .bytes(block.diff.encoded))
         if !block.ommers.isEmpty || !block.withdrawals.isEmpty {
-            try db.cachedStatement(sql: "INSERT INTO bodies (block_number, ommers, withdrawals) VALUES (?, ?, ?)")
-                .execute(arguments: [
-                    number, Data(RLP.encode(.list(block.ommers.map(\.rlp)))),
-                    Data(RLP.encode(.list(block.withdrawals.map(\.rlp)))),
-                ])
+            try BoundStatement(db, "INSERT INTO bodies (block_number, ommers, withdrawals) VALUES (?, ?, ?)")
+                .run(
+                    number, .bytes(RLP.encode(.list(block.ommers.map(\.rlp)))),
+                    .bytes(RLP.encode(.list(block.withdrawals.map(\.rlp)))))
         }
-        if stateTables { try writeState(block.state, db) }
     }
 
     private static func writeState(_ writes: CommittedState.Writes, _ db: Database) throws {
-        let upsertAccount = try db.cachedStatement(
-            sql: "INSERT OR REPLACE INTO accounts (address, nonce, balance, code_hash) VALUES (?, ?, ?, ?)")
-        let deleteAccount = try db.cachedStatement(sql: "DELETE FROM accounts WHERE address = ?")
-        let clearStorage = try db.cachedStatement(sql: "DELETE FROM storage WHERE address = ?")
+        let upsertAccount = try BoundStatement(
+            db, "INSERT OR REPLACE INTO accounts (address, nonce, balance, code_hash) VALUES (?, ?, ?, ?)")
+        let deleteAccount = try BoundStatement(db, "DELETE FROM accounts WHERE address = ?")
+        let clearStorage = try BoundStatement(db, "DELETE FROM storage WHERE address = ?")
         for (address, fields) in writes.accounts {
-            let key = Data(address.bytes)
             if let fields {
-                try upsertAccount.execute(arguments: [
-                    key, Int64(bitPattern: fields.nonce), Data(fields.balance.bigEndianBytes), Data(fields.codeHash.bytes),
-                ])
+                try upsertAccount.run(.address(address), .number(fields.nonce), .uint256(fields.balance), .word(fields.codeHash))
             } else {
-                try deleteAccount.execute(arguments: [key])
-                try clearStorage.execute(arguments: [key])
+                try deleteAccount.run(.address(address))
+                try clearStorage.run(.address(address))
             }
         }
-        for address in writes.clearedStorage { try clearStorage.execute(arguments: [Data(address.bytes)]) }
-        let upsertSlot = try db.cachedStatement(
-            sql: "INSERT OR REPLACE INTO storage (address, slot, value) VALUES (?, ?, ?)")
-        let deleteSlot = try db.cachedStatement(sql: "DELETE FROM storage WHERE address = ? AND slot = ?")
+        for address in writes.clearedStorage { try clearStorage.run(.address(address)) }
+        let upsertSlot = try BoundStatement(db, "INSERT OR REPLACE INTO storage (address, slot, value) VALUES (?, ?, ?)")
+        let deleteSlot = try BoundStatement(db, "DELETE FROM storage WHERE address = ? AND slot = ?")
         for (address, key, value) in writes.storage {
             if value.isZero {
-                try deleteSlot.execute(arguments: [Data(address.bytes), Data(key.bigEndianBytes)])
+                try deleteSlot.run(.address(address), .uint256(key))
             } else {
-                try upsertSlot.execute(arguments: [
-                    Data(address.bytes), Data(key.bigEndianBytes), Data(value.bigEndianBytes),
-                ])
+                try upsertSlot.run(.address(address), .uint256(key), .uint256(value))
             }
         }
-        let insertCode = try db.cachedStatement(sql: "INSERT OR IGNORE INTO code (hash, code) VALUES (?, ?)")
-        for (hash, code) in writes.codes where !code.isEmpty {
-            try insertCode.execute(arguments: [Data(hash.bytes), Data(code)])
-        }
+        let insertCode = try BoundStatement(db, "INSERT OR IGNORE INTO code (hash, code) VALUES (?, ?)")
+        for (hash, code) in writes.codes where !code.isEmpty { try insertCode.run(.word(hash), .bytes(code)) }
     }
 
     // MARK: Rewinding (snapshot revert)
@@ -239,6 +326,10 @@ struct ChainStore: Sendable {
     /// Removes every block above `number` and turns the state tables back into the state of block
     /// `number` by applying the stored reverse diffs, newest first, in one transaction.
     func rewind(to number: UInt64) throws(ChainError) {
+        // The journal's records are all in the database now; they must not come back after the rewind.
+        try writer.drain()
+        try journal?.reset()
+        defer { writer.noteWritten(number) }
         try guarded("rewinding to block \(number)") {
             try queue.write { [keepsStateTables] db in
                 let from = Int64(bitPattern: number)
@@ -274,17 +365,23 @@ struct ChainStore: Sendable {
 
     // MARK: Reading
 
-    /// The highest block number, nil for an empty database.
+    /// The highest block number, nil for an empty database (after every appended block is written).
     func headNumber() throws(ChainError) -> UInt64? {
-        try guarded("reading the head") {
-            try queue.inDatabase { db in
+        try writer.drain()
+        return try Self.headNumber(queue)
+    }
+
+    private static func headNumber(_ queue: DatabaseQueue) throws(ChainError) -> UInt64? {
+        do {
+            return try queue.inDatabase { db in
                 try Int64.fetchOne(db, sql: "SELECT MAX(number) FROM blocks").map { UInt64(bitPattern: $0) }
             }
-        }
+        } catch { throw .storage("reading the head: \(error)") }
     }
 
     /// A block's header.
     func header(number: UInt64) throws(ChainError) -> BlockHeader? {
+        try writer.wait(through: number)
         let bytes = try guarded("reading block \(number)") {
             try queue.inDatabase { db in
                 try Data.fetchOne(
@@ -297,7 +394,8 @@ struct ChainStore: Sendable {
         }
     }
 
-    /// The number of the block with `hash`.
+    /// The number of the block with `hash`, among the blocks the database holds (appended blocks not yet written are
+    /// not seen: the chain knows those).
     func number(hash: Bytes32) throws(ChainError) -> UInt64? {
         try guarded("looking up block \(hash)") {
             try queue.inDatabase { db in
@@ -307,9 +405,21 @@ struct ChainStore: Sendable {
         }
     }
 
+    /// The hash of block `number`.
+    func hash(number: UInt64) throws(ChainError) -> Bytes32? {
+        try writer.wait(through: number)
+        return try guarded("reading the hash of block \(number)") {
+            try queue.inDatabase { db in
+                try Data.fetchOne(db, sql: "SELECT hash FROM blocks WHERE number = ?", arguments: [Int64(bitPattern: number)])
+                    .flatMap { Bytes32([UInt8]($0)) }
+            }
+        }
+    }
+
     /// All block hashes from `from` up, in order (for the in-memory hash index).
     func hashes(from: UInt64) throws(ChainError) -> [Bytes32] {
-        try guarded("reading block hashes") {
+        try writer.drain()
+        return try guarded("reading block hashes") {
             try queue.inDatabase { db in
                 try Data.fetchAll(
                     db, sql: "SELECT hash FROM blocks WHERE number >= ? ORDER BY number",
@@ -321,6 +431,7 @@ struct ChainStore: Sendable {
 
     /// A block's transactions and senders, in order.
     func transactions(block number: UInt64) throws(ChainError) -> [(SignedTransaction, Address)] {
+        try writer.wait(through: number)
         let rows = try guarded("reading transactions of block \(number)") {
             try queue.inDatabase { db in
                 try Row.fetchAll(
@@ -344,6 +455,7 @@ struct ChainStore: Sendable {
     /// Where a mined transaction is: block number and index.
     /// The ommers and withdrawals of block `number` (both empty when the block stored none).
     func body(number: UInt64) throws(ChainError) -> (ommers: [BlockHeader], withdrawals: [Withdrawal]) {
+        try writer.wait(through: number)
         let row = try guarded("reading the body of block \(number)") {
             try queue.inDatabase { db in
                 try Row.fetchOne(
@@ -367,6 +479,7 @@ struct ChainStore: Sendable {
         }
     }
 
+    /// Where a transaction is, among the blocks the database holds (the chain knows those not yet written).
     func transactionPosition(hash: Bytes32) throws(ChainError) -> (block: UInt64, index: Int)? {
         try guarded("looking up transaction \(hash)") {
             try queue.inDatabase { db in
@@ -379,6 +492,7 @@ struct ChainStore: Sendable {
 
     /// A block's stored receipts, in order.
     func receipts(block number: UInt64) throws(ChainError) -> [StoredReceipt] {
+        try writer.wait(through: number)
         let blobs = try guarded("reading receipts of block \(number)") {
             try queue.inDatabase { db in
                 try Data.fetchAll(
@@ -407,6 +521,7 @@ struct ChainStore: Sendable {
     /// The logs of blocks `from...to` matching the address and per-position topic sets (an empty
     /// set matches anything), in chain order; uses the address and topic0 indexes.
     func logs(from: UInt64, to: UInt64, addresses: [Address], topics: [[Bytes32]]) throws(ChainError) -> [LogRow] {
+        try writer.wait(through: to)
         var sql = "SELECT l.block_number, l.log_index, l.tx_index, l.address, l.topic0, l.topic1, l.topic2, l.topic3,"
             + " l.data, t.hash FROM logs l JOIN transactions t ON t.block_number = l.block_number AND t.idx = l.tx_index"
             + " WHERE l.block_number BETWEEN ? AND ?"
@@ -448,6 +563,7 @@ struct ChainStore: Sendable {
 
     /// The reverse state diffs of blocks `from...to`, by number.
     func diffs(from: UInt64, to: UInt64) throws(ChainError) -> [UInt64: StateDiff] {
+        try writer.wait(through: to)
         let rows = try guarded("reading state diffs") {
             try queue.inDatabase { db in
                 try Row.fetchAll(
@@ -468,7 +584,8 @@ struct ChainStore: Sendable {
 
     /// The state tables as a world state.
     func loadState() throws(ChainError) -> WorldState {
-        try guarded("loading the state") {
+        try writer.drain()
+        return try guarded("loading the state") {
             try queue.inDatabase { db in
                 var codes: [Data: [UInt8]] = [:]
                 for row in try Row.fetchAll(db, sql: "SELECT hash, code FROM code") {

@@ -111,6 +111,10 @@ public final class NodeRPCHandler: Sendable {
             return Self.bytes(Self.errorResponse(
                 id: .null, .invalidRequest("batch of \(requests.count) requests is longer than \(limits.maxBatchLength)")))
         }
+        // A batch of raw transactions has their senders recovered on every core first; the requests then run in
+        // order as always, each finding its sender ready.
+        let raws = requests.compactMap(Self.rawTransaction)
+        if raws.count > 1 { await chain.recoverSenders(raws) }
         let started = ContinuousClock.now
         var out: [UInt8] = [UInt8(ascii: "[")]
         var answered = 0
@@ -134,6 +138,17 @@ public final class NodeRPCHandler: Sendable {
     }
 
     static func bytes(_ value: JSONValue) -> [UInt8] { Array(value.description.utf8) }
+
+    /// The bytes of an `eth_sendRawTransaction` request's transaction, nil for any other request (or one whose
+    /// parameter is not hex: the request itself then gets the error).
+    static func rawTransaction(_ request: JSONValue) -> [UInt8]? {
+        guard case .object(let members) = request,
+            members.contains(where: { $0.key == "method" && $0.value == .string("eth_sendRawTransaction") }),
+            case .array(let params)? = members.first(where: { $0.key == "params" })?.value,
+            case .string(let hex)? = params.first
+        else { return nil }
+        return try? Hex.decode(hex)
+    }
 
     /// The answer to a batch request that was not run: `failure` for a request with an id, nothing for a
     /// notification (which is then not executed either).
