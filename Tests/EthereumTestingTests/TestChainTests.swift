@@ -167,7 +167,7 @@ import TestSupport
             Issue.record("a wrong expectRevert passed")
         } catch let failure as TestFailure {
             let text = failure.description
-            #expect(text.contains("expected a revert with insufficientBalance"), "\(text)")
+            #expect(text.contains("expected a revert with InsufficientBalance(available=5, requested=7), got: withdraw(uint256) reverted with InsufficientBalance(available=5, requested=6)"), "\(text)")
             #expect(text.contains("call trace:"), "\(text)")
             #expect(text.contains("alice → Bank.withdraw(amount: 6)"), "\(text)")
             #expect(text.contains("← reverted with InsufficientBalance(available=5, requested=6)"), "\(text)")

@@ -41,7 +41,7 @@ def main() -> int:
     for step in request["steps"]:
         data = bytes.fromhex(step["data"].removeprefix("0x"))
         key = keys[step["sender"]]
-        if step["to"] is None:
+        if step.get("to") is None:
             result = chain.deploy(key, data, gas=GAS)
             if deployed is None and result.ok:
                 deployed = result.contract_address
