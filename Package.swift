@@ -23,6 +23,8 @@ let package = Package(
         // build plugin generating typed bindings from ABI files.
         .library(name: "EthereumContracts", targets: ["EthereumContracts"]),
         .library(name: "EthereumContractsLocal", targets: ["EthereumContractsLocal"]),
+        // Testing any contract in process (docs/TESTING.md): cheatcodes, expectations, fuzzing, invariants, gas.
+        .library(name: "EthereumTesting", targets: ["EthereumTesting"]),
         .plugin(name: "ContractBindings", targets: ["ContractBindings"]),
         .library(name: "CarChain", targets: ["CarChain"]),
         .library(name: "CarChainKit", targets: ["CarChainKit"]),
@@ -49,6 +51,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        // Property-based testing (generators, shrinking, seeds) on Swift Testing: EthereumTesting's fuzz and invariant runs.
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
     ],
     targets: [
         // System libraries, found through pkg-config: libsecp256k1 (Debian: libsecp256k1-dev), GNU MP for
@@ -140,6 +144,15 @@ let package = Package(
         .target(
             name: "EthereumContractsLocal",
             dependencies: ["EthereumContracts", "Chain", "EthereumCrypto", "EthereumPrimitives", "EthereumRPC", "EthereumTransactions", "EthereumWire"]
+        ),
+        // The test bench (docs/TESTING.md): a TestChain over the in-process backend with Foundry's cheatcodes, expected
+        // reverts and events, call traces, gas records and snapshots, generators and invariant runs (PropertyBased).
+        .target(
+            name: "EthereumTesting",
+            dependencies: [
+                "EthereumContracts", "EthereumContractsLocal", "Chain", "EthereumABI", "EthereumCrypto", "EthereumPrimitives",
+                "EthereumTransactions", "EthereumWire", .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
         // The binding generator (`carchain bindgen`, the build plugin's tool), on the ABI codec alone.
         .target(name: "ContractBindingsGenerator", dependencies: ["EthereumABI", "EthereumPrimitives"]),
@@ -271,6 +284,17 @@ let package = Package(
         .testTarget(
             name: "EthereumContractsTests",
             dependencies: ["EthereumContracts", "EthereumContractsLocal", "ContractBindingsGenerator", "Chain", "EthereumCrypto", "TestSupport"],
+            exclude: ["ABIs/README.md"],
+            plugins: ["ContractBindings"]
+        ),
+        // EthereumTesting on snekmate's ERC-20 and ERC-4626 and a small vulnerable bank (testdata/contracts/testing),
+        // through bindings the ContractBindings plugin generates (ABIs/ links to testdata/abi).
+        .testTarget(
+            name: "EthereumTestingTests",
+            dependencies: [
+                "EthereumTesting", "EthereumContracts", "EthereumContractsLocal", "Chain", "TestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
             exclude: ["ABIs/README.md"],
             plugins: ["ContractBindings"]
         ),

@@ -9,7 +9,8 @@ import EthereumWire
 /// A ``ContractBackend`` on an in-process ``DevChain``: no node, no network — any contract deployed and driven in
 /// this process (the "local contract simulator"). Calls, estimates and log queries go to the chain directly;
 /// transactions are signed here (with the chain's dev keys, or keys given at creation) as legacy EIP-155
-/// transactions, submitted, and read back from their receipts once mined.
+/// transactions, submitted, and read back from their receipts once mined. An address the chain impersonates
+/// (``DevChain/impersonate(_:)``, ``DevChain/setAutoImpersonate(_:)``) sends without a key, as on anvil.
 ///
 /// The gas limit of a transaction is the chain's estimate × 1.2 unless fixed (`deploymentGasLimit`,
 /// `callGasLimit`, or the call's own limit): with an estimate, a transaction that would revert is reported
@@ -98,18 +99,27 @@ public struct DevChainBackend: ContractBackend {
 
     public func send(_ request: TransactionRequest, from: Address?) async throws -> EthereumContracts.TransactionOutcome {
         guard let sender = from ?? defaultSender else { throw DevChainBackendError.noSender }
-        guard let key = keys[sender] else { throw DevChainBackendError.unknownSender(sender) }
+        let key = keys[sender]
+        // Without a key, only an address the chain impersonates (anvil_impersonateAccount) can send.
+        if key == nil, await !chain.isImpersonated(sender) { throw DevChainBackendError.unknownSender(sender) }
         let gasLimit = try await self.gasLimit(for: request, from: sender)
         let hash: Bytes32
         do throws(ChainError) {
             let nonce = try await chain.nonce(sender, at: .pending)
             let price: UInt256
             if let gasPrice { price = gasPrice } else { price = await chain.gasPrice() }
-            let transaction = Transaction.legacy(
-                LegacyTransaction(
-                    nonce: nonce, gasPrice: price, gasLimit: gasLimit, to: request.to, value: request.value, data: request.data,
-                    chainId: chain.chainId))
-            hash = try await chain.sendRawTransaction(transaction.sign(with: key).encoded)
+            if let key {
+                let transaction = Transaction.legacy(
+                    LegacyTransaction(
+                        nonce: nonce, gasPrice: price, gasLimit: gasLimit, to: request.to, value: request.value, data: request.data,
+                        chainId: chain.chainId))
+                hash = try await chain.sendRawTransaction(transaction.sign(with: key).encoded)
+            } else {
+                hash = try await chain.sendTransaction(
+                    CallRequest(
+                        from: sender, to: request.to, gas: gasLimit, gasPrice: price, value: request.value, data: request.data,
+                        nonce: nonce))
+            }
         } catch {
             throw DevChainBackendError.chain(error)
         }

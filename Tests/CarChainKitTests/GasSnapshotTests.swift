@@ -1,4 +1,5 @@
 import CarChainKit
+import EthereumContracts
 import EthereumPrimitives
 import Testing
 

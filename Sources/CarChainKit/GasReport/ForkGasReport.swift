@@ -1,3 +1,4 @@
+import EthereumContracts
 import EthereumPrimitives
 
 /// One scenario priced under several forks, side by side, with the EIP behind every number that moved

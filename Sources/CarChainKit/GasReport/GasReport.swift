@@ -1,3 +1,4 @@
+import EthereumContracts
 import EthereumPrimitives
 
 /// One mined transaction's gas, as a gas report records it: which function, how much gas its receipt
@@ -121,13 +122,7 @@ public struct GasReport: Sendable, Hashable {
 
     /// The statistics of one function's observations; nil for none.
     static func statistics(name: String, _ observations: [GasObservation]) -> FunctionGas? {
-        let gas = observations.map(\.gasUsed).sorted()
-        guard let first = gas.first, let last = gas.last else { return nil }
-        // Sums of UInt64 gas figures: 2^64 gas is out of reach of any run (a block holds 30M).
-        let total = gas.reduce(0, &+)
-        let count = UInt64(gas.count)
-        let middle = gas.count / 2
-        let median = gas.count % 2 == 1 ? gas[middle] : (gas[middle - 1] &+ gas[middle]) / 2
+        guard let stats = GasStatistics(observations.map(\.gasUsed)) else { return nil }
         var encoded: TransactionBytes? = TransactionBytes(zeros: 0, nonZeros: 0)
         var breakdown: GasBreakdown? = GasBreakdown()
         for observation in observations {
@@ -135,8 +130,8 @@ public struct GasReport: Sendable, Hashable {
             breakdown = breakdown.flatMap { sum in observation.breakdown.map { sum + $0 } }
         }
         return FunctionGas(
-            name: name, calls: gas.count, reverted: observations.filter { !$0.succeeded }.count, min: first,
-            avg: total / count, median: median, max: last, total: total, encoded: encoded, breakdown: breakdown)
+            name: name, calls: stats.count, reverted: observations.filter { !$0.succeeded }.count, min: stats.min,
+            avg: stats.avg, median: stats.median, max: stats.max, total: stats.total, encoded: encoded, breakdown: breakdown)
     }
 
     /// The statistics of `name`, if it was called.

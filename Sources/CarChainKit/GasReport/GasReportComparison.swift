@@ -1,3 +1,4 @@
+import EthereumContracts
 import EthereumPrimitives
 import Foundation
 
@@ -18,17 +19,11 @@ public struct GasReportComparison: Sendable, Hashable {
 
     /// The change from `baseline` to `candidate` in percent (nil when the baseline is 0 or missing).
     public static func change(from baseline: UInt64?, to candidate: UInt64?) -> Double? {
-        guard let baseline, let candidate, baseline > 0 else { return nil }
-        return (Double(candidate) - Double(baseline)) / Double(baseline) * 100
+        GasSnapshotChange.percentChange(from: baseline, to: candidate)
     }
 
     /// `-50.3%`, `+2.0%`, `0.0%`, or `—`.
-    public static func formatChange(_ change: Double?) -> String {
-        guard let change else { return "—" }
-        let rounded = (change * 10).rounded() / 10
-        if rounded == 0 { return "0.0%" }
-        return String(format: "%+.1f%%", rounded)
-    }
+    public static func formatChange(_ change: Double?) -> String { GasSnapshotChange.formatPercent(change) }
 
     /// Every function either report has, sorted.
     public var functionNames: [String] {

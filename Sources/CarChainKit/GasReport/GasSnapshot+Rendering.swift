@@ -1,3 +1,4 @@
+import EthereumContracts
 import EthereumPrimitives
 import Foundation
 

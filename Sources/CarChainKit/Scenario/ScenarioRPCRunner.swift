@@ -2,6 +2,7 @@ import CarChain
 import Chain
 import EthereumContractsLocal
 import EthereumCrypto
+import EthereumContracts
 import EthereumPrimitives
 import EthereumRPC
 import EthereumTransactions

@@ -3,6 +3,7 @@ import Chain
 import EthereumABI
 import EthereumContractsLocal
 import EthereumCrypto
+import EthereumContracts
 import EthereumPrimitives
 import EthereumTransactions
 

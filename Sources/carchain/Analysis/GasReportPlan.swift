@@ -1,5 +1,6 @@
 import CarChain
 import CarChainKit
+import EthereumContracts
 import EthereumPrimitives
 import EthereumRPC
 import Foundation

@@ -1,4 +1,5 @@
 import EthereumPrimitives
+import Foundation
 
 /// A gas snapshot to keep in the repository, like forge's `.gas-snapshot`: one line per function (and per
 /// fork), sorted, so a diff of two snapshots shows exactly what moved and nothing else.
@@ -8,8 +9,10 @@ import EthereumPrimitives
 /// CarChain:rentCar@Cancun (calls: 5, min: 27346, mean: 33001, median: 30201, max: 40988)
 /// ```
 ///
-/// The key is `CarChain:<function>@<fork>` (no `@<fork>` for a report made against a node by URL, whose fork
-/// the node keeps to itself); the metrics are the report's, in a fixed order.
+/// The key is `<Contract>:<function>@<fork>` (no `@<fork>` for a report made against a node by URL, whose fork
+/// the node keeps to itself); the metrics are the report's, in a fixed order. `carchain gas-report` writes it for
+/// its scenarios (CarChainKit adds `init(reports:)`), EthereumTesting's `TestChain` for what a test run sent; both
+/// check a run against one with the same rules (``regressions(from:tolerance:)``).
 public struct GasSnapshot: Sendable, Hashable {
     /// One line.
     public struct Entry: Sendable, Hashable {
@@ -26,37 +29,26 @@ public struct GasSnapshot: Sendable, Hashable {
         /// The value of `name`, if the line has it.
         public func value(_ name: String) -> UInt64? { metrics.first { $0.name == name }?.value }
 
+        /// A line of `metrics` in this order.
+        public init(key: String, metrics: [(name: String, value: UInt64)]) {
+            self.key = key
+            self.metrics = metrics
+        }
+
         /// The metrics `--check` guards: a function's median and max, a deployment's gas.
-        var guarded: [String] { value("gas") != nil ? ["gas"] : ["median", "max"] }
+        public var guarded: [String] { value("gas") != nil ? ["gas"] : ["median", "max"] }
     }
 
-    /// The namespace of every key (forge's contract name).
-    public static let contractName = "CarChain"
     /// The key of the deployment line.
     public static let deploymentName = "(deployment)"
 
     /// The lines, sorted by key.
     public private(set) var entries: [Entry]
 
-    /// The snapshot of reports, one per fork (nil: a node's unnamed fork).
-    public init(reports: [(fork: Hardfork?, report: GasReport)]) {
-        var entries: [Entry] = []
-        for (fork, report) in reports {
-            let suffix = fork.map { "@\($0.name)" } ?? ""
-            if let gas = report.deploymentGas {
-                var metrics: [(name: String, value: UInt64)] = [("gas", gas)]
-                if let size = report.deploymentSize { metrics.append(("size", UInt64(size))) }
-                if let size = report.runtimeSize { metrics.append(("runtimeSize", UInt64(size))) }
-                entries.append(Entry(key: "\(Self.contractName):\(Self.deploymentName)\(suffix)", metrics: metrics))
-            }
-            for f in report.functions {
-                entries.append(
-                    Entry(
-                        key: "\(Self.contractName):\(f.name)\(suffix)",
-                        metrics: [("calls", UInt64(f.calls)), ("min", f.min), ("mean", f.avg), ("median", f.median), ("max", f.max)]))
-            }
-        }
-        self.entries = entries.sorted { $0.key < $1.key }
+    /// A snapshot of these lines (sorted here by key; a key given twice keeps its first line).
+    public init(entries: [Entry]) {
+        var seen: Set<String> = []
+        self.entries = entries.filter { seen.insert($0.key).inserted }.sorted { $0.key < $1.key }
     }
 
     /// The snapshot's text: one line per entry, sorted, ending in a newline.
@@ -71,7 +63,7 @@ public struct GasSnapshot: Sendable, Hashable {
         var entries: [Entry] = []
         var seen: Set<String> = []
         for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = String(rawLine).trimmingWhitespace()
+            let line = String(rawLine).trimmingCharacters(in: .whitespacesAndNewlines)
             if line.isEmpty { continue }
             func fail(_ why: String) -> GasSnapshotError { .invalidLine(source: source, line: index + 1, reason: why) }
             guard let open = line.range(of: " ("), line.hasSuffix(")") else {
@@ -85,8 +77,8 @@ public struct GasSnapshot: Sendable, Hashable {
             for pair in body.split(separator: ",") {
                 let parts = pair.split(separator: ":", maxSplits: 1)
                 guard parts.count == 2 else { throw fail("expected name: value, found \(JSONValue.quote(String(pair)))") }
-                let name = String(parts[0]).trimmingWhitespace()
-                let number = String(parts[1]).trimmingWhitespace()
+                let name = String(parts[0]).trimmingCharacters(in: .whitespacesAndNewlines)
+                let number = String(parts[1]).trimmingCharacters(in: .whitespacesAndNewlines)
                 guard !name.isEmpty, let value = UInt64(number) else {
                     throw fail("\(JSONValue.quote(number)) is not a whole number from 0 to 2^64-1")
                 }
@@ -157,7 +149,21 @@ public struct GasSnapshotChange: Sendable, Hashable, CustomStringConvertible {
     public var kind: Kind
 
     /// The change in percent (nil when undefined).
-    public var percent: Double? { GasReportComparison.change(from: before, to: after) }
+    public var percent: Double? { Self.percentChange(from: before, to: after) }
+
+    /// The change from `baseline` to `candidate` in percent (nil when either is missing or the baseline is 0).
+    public static func percentChange(from baseline: UInt64?, to candidate: UInt64?) -> Double? {
+        guard let baseline, let candidate, baseline > 0 else { return nil }
+        return (Double(candidate) - Double(baseline)) / Double(baseline) * 100
+    }
+
+    /// `-50.3%`, `+2.0%`, `0.0%`, or `—`.
+    public static func formatPercent(_ change: Double?) -> String {
+        guard let change else { return "—" }
+        let rounded = (change * 10).rounded() / 10
+        if rounded == 0 { return "0.0%" }
+        return String(format: "%+.1f%%", rounded)
+    }
 
     /// `CarChain:rentCar@Cancun median 30201 → 31000 (+2.6%)`, or `… added` / `… removed`.
     public var description: String {
@@ -167,7 +173,7 @@ public struct GasSnapshotChange: Sendable, Hashable, CustomStringConvertible {
         case .changed:
             let b = before.map(String.init) ?? "—"
             let a = after.map(String.init) ?? "—"
-            return "\(key) \(metric ?? ""): \(b) → \(a) (\(GasReportComparison.formatChange(percent)))"
+            return "\(key) \(metric ?? ""): \(b) → \(a) (\(Self.formatPercent(percent)))"
         }
     }
 }

@@ -1,0 +1,28 @@
+import EthereumContracts
+import EthereumPrimitives
+
+extension GasSnapshot {
+    /// The namespace of every key `carchain gas-report` writes for CarChain (forge's contract name).
+    public static let contractName = "CarChain"
+
+    /// The snapshot of reports, one per fork (nil: a node's unnamed fork).
+    public init(reports: [(fork: Hardfork?, report: GasReport)]) {
+        var entries: [Entry] = []
+        for (fork, report) in reports {
+            let suffix = fork.map { "@\($0.name)" } ?? ""
+            if let gas = report.deploymentGas {
+                var metrics: [(name: String, value: UInt64)] = [("gas", gas)]
+                if let size = report.deploymentSize { metrics.append(("size", UInt64(size))) }
+                if let size = report.runtimeSize { metrics.append(("runtimeSize", UInt64(size))) }
+                entries.append(Entry(key: "\(Self.contractName):\(Self.deploymentName)\(suffix)", metrics: metrics))
+            }
+            for f in report.functions {
+                entries.append(
+                    Entry(
+                        key: "\(Self.contractName):\(f.name)\(suffix)",
+                        metrics: [("calls", UInt64(f.calls)), ("min", f.min), ("mean", f.avg), ("median", f.median), ("max", f.max)]))
+            }
+        }
+        self.init(entries: entries)
+    }
+}

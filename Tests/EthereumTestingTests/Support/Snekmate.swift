@@ -1,0 +1,1 @@
+../../EthereumContractsTests/Support/Snekmate.swift
