@@ -312,6 +312,21 @@ def test_real_network_browser_signs(network, browsers):
         "import('/app/js/receipt.js').then(m => m.follow(arguments[0])).then(o => done({ok: o.status}), e => done({failed: e.code, message: e.message}));",
         "0x" + hash_.removeprefix("0x"))
     assert outcome.get("failed") and "revert" in outcome["message"].lower(), outcome
+    # The states the dialog shows, in order, whatever the timing of blocks: the server's answers scripted (pending, mined
+    # with 1 of 2 confirmations, confirmed), the page's own follow() unchanged.
+    states = user.driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        const answers = [{status: 'pending'}, {status: 'success', blockNumber: 7, confirmations: 1, requiredConfirmations: 2, confirmed: false},
+                         {status: 'success', blockNumber: 7, confirmations: 2, requiredConfirmations: 2, confirmed: true}];
+        Promise.all([import('/app/js/api.js'), import('/app/js/receipt.js')]).then(async ([{api}, receipt]) => {
+          const real = api.transaction;
+          api.transaction = async () => answers.shift();
+          const seen = [];
+          try { const outcome = await receipt.follow('0x' + 'ab'.repeat(32), (text) => seen.push(text)); done({seen, status: outcome.status}); }
+          finally { api.transaction = real; }
+        }, (error) => done({error: String(error)}));""")
+    assert states == {"seen": ["Sent (0xabababab…): waiting to be mined…", "Mined in block 7: 1 of 2 confirmations…"],
+                      "status": "success"}, states
 
     # The server holds no key: what it keeps is positions and the uid -> address book, nothing encrypted, no key.
     kept = [path for path in Path(network["data_dir"]).rglob("*") if path.is_file()]

@@ -8,14 +8,15 @@ import Foundation
 /// for an auth URL under `googleapis.com`, the same path on the emulator's host otherwise. The set is kept for the
 /// `max-age` its answer gives (an hour when it gives none) and fetched again early when a token names a key it
 /// does not hold (Google rotates its keys), at most once per ``refetchInterval``. The checks themselves are
-/// ``IDTokenVerifier``'s.
+/// ``IDTokenVerifier``'s. (An auth service that signs nothing — the Firebase Emulator Suite's `alg: none` tokens — has
+/// no keys to fetch and is refused.)
 public actor FirebaseTokenKeys {
     /// Where the JWK set is fetched.
     public let url: String
     /// The Firebase project whose tokens are accepted.
     public let projectId: String
-    /// The least time between two fetches that a token's unknown key causes.
-    public static let refetchInterval: Duration = .seconds(30)
+    /// The least time between two fetches that a token's unknown key causes (30 s unless given).
+    public let refetchInterval: Duration
     /// The largest JWK set document read (Google's is about 2 KiB).
     static let maxBytes = 256 * 1024
 
@@ -30,7 +31,9 @@ public actor FirebaseTokenKeys {
     }
 
     /// Keys for the auth service at `authURL` (an emulator's base URL, or `https://identitytoolkit.googleapis.com`).
-    public init(authURL: String, projectId: String, httpClient: HTTPClient = .shared, timeout: Int64 = 15) throws(FetchError) {
+    public init(
+        authURL: String, projectId: String, httpClient: HTTPClient = .shared, timeout: Int64 = 15, refetchInterval: Duration = .seconds(30)
+    ) throws(FetchError) {
         guard let url = Self.keySetURL(authURL: authURL) else {
             throw FetchError(description: "auth URL \(authURL.prefix(200)) is not an http(s) URL like http://127.0.0.1:9099")
         }
@@ -38,6 +41,7 @@ public actor FirebaseTokenKeys {
         self.projectId = projectId
         self.client = httpClient
         self.timeout = timeout
+        self.refetchInterval = refetchInterval
     }
 
     /// The JWK set's URL for an auth service's base URL; nil for a URL that is not http(s).
@@ -47,7 +51,8 @@ public actor FirebaseTokenKeys {
         guard let components = URLComponents(string: base), let scheme = components.scheme?.lowercased(),
             scheme == "http" || scheme == "https", let host = components.host?.lowercased(), !host.isEmpty
         else { return nil }
-        let path = "/www.googleapis.com/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com"
+        // The emulator serves Google's host name as the path's first part (AuthRoute.jwksPath).
+        let path = AuthRoute.jwksPath
         if host.hasSuffix("googleapis.com") { return "https:/" + path }
         return base + path
     }
@@ -62,7 +67,7 @@ public actor FirebaseTokenKeys {
             failure = error
         }
         // A key the set does not hold yet: fetch again (at most once per refetchInterval), then decide.
-        guard Self.mayBeNewKey(failure), let current, ContinuousClock.now - current.fetched >= Self.refetchInterval else {
+        guard Self.mayBeNewKey(failure), let current, ContinuousClock.now - current.fetched >= refetchInterval else {
             throw failure
         }
         return try await keys(fresh: true).verify(token, now: now)
@@ -123,7 +128,7 @@ public actor FirebaseTokenKeys {
     }
 
     /// `max-age` of a Cache-Control header, kept between a minute and a day; an hour without one.
-    static func cacheLifetime(_ header: String?) -> Duration {
+    public static func cacheLifetime(_ header: String?) -> Duration {
         guard let header else { return .seconds(3600) }
         for part in header.split(separator: ",") {
             let item = part.trimmingCharacters(in: .whitespaces).lowercased()
