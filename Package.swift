@@ -180,6 +180,9 @@ let package = Package(
                 "CarChainKit", "CarChain", "DevNode", "AuthEmulator", "EthereumPrimitives", "EthereumCrypto", "EthereumRPC",
                 "EthereumWire", "EthereumTransactions",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                // The app served on its own (a real network): its HTTP server's channel and log.
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.copy("Web")]
         ),
@@ -271,7 +274,7 @@ let package = Package(
             name: "CarChainAppTests",
             dependencies: [
                 "CarChainApp", "CarChainKit", "CarChain", "DevNode", "AuthEmulator", "Chain", "EthereumCrypto", "EthereumPrimitives",
-                "EthereumRPC", "TestSupport",
+                "EthereumRPC", "EthereumTransactions", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

@@ -75,19 +75,21 @@ class Page:
     # The app's flows
 
     def sign_up(self, email: str, password: str, passphrase: str | None = None, private_key: str | None = None,
-                wallet: bool = False):
+                wallet: bool = False, name: str | None = None, wait_for: str = "#nav"):
         self.click("#tab-signup")
+        if name:
+            self.type("#form-signup input[name=displayName]", name)
         self.type("#form-signup input[name=email]", email)
         self.type("#form-signup input[name=password]", password)
         if wallet:
             self.click("#signup-use-wallet")
-        else:
-            self.type("#form-signup input[name=walletPassphrase]", passphrase)
-        if private_key:
-            self.click("#form-signup details summary")
+        elif private_key:
+            self.click("#signup-choice-import")
             self.type("#form-signup input[name=privateKey]", private_key)
+        if not wallet:
+            self.type("#form-signup input[name=walletPassphrase]", passphrase)
         self.click("#form-signup button[type=submit]")
-        self.wait(lambda: self.visible("#nav"), f"{email} to be signed up and on chain")
+        self.wait(lambda: self.visible(wait_for), f"{email} to be signed up ({wait_for})")
 
     def sign_in(self, email: str, password: str):
         self.click("#tab-signin")

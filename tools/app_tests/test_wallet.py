@@ -51,7 +51,8 @@ def test_wallet_signs(node, browsers):
 
     page = Page(browsers.new(DESKTOP, provider_script=PROVIDER), node.app)
     page.open()
-    assert page.visible("#signup-use-wallet-label") or page.click("#tab-signup") is None
+    page.click("#tab-signup")
+    assert page.visible("#signup-choice-wallet")
     page.sign_up("wallet@example.com", "wallet-password", wallet=True)
     uid = page.driver.execute_script("return JSON.parse(localStorage.getItem('carchain.session')).uid")
     me = page.driver.execute_script("""
@@ -91,7 +92,8 @@ def test_wallet_signs(node, browsers):
     assert contract.functions.getCar("5432TPK").call() == [True, uid]
     assert contract.functions.getUserAccount(uid).call() == WALLET_ACCOUNT
 
-    # The node goes away: the page says so instead of failing silently.
+    # The node goes away: the page says so instead of failing silently, and what the person asks for says why.
     node.stop()
+    page.wait(lambda: "Offline" in page.text("#connection"), "the connection badge to say the node is offline", 10)
     page.go("profile")
-    assert "node is unreachable" in page.error()
+    assert "unreachable" in page.error()

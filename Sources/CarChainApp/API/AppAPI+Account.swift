@@ -2,6 +2,8 @@ import CarChain
 import CarChainKit
 import EthereumCrypto
 import EthereumPrimitives
+import EthereumRPC
+import EthereumTransactions
 import Foundation
 
 /// Setting up a signed-up user's Ethereum account — the second half of `carchain signup`, after the page created
@@ -18,6 +20,7 @@ extension AppAPI {
         if let wallet = body.value("wallet"), wallet != .null {
             return try await linkWallet(user, wallet)
         }
+        try requireServerKeys()
         let passphrase = try Self.passphrase(body)
         let imported = try body.string("privateKey", required: false, maxBytes: 200).map { text throws -> PrivateKey in
             do { return try PrivateKey(hex: text.trimmingCharacters(in: .whitespaces)) } catch {
@@ -25,7 +28,7 @@ extension AppAPI {
             }
         }
         return try await writes.run {
-            let contract = try await reading.contract()
+            let contract = try await self.contract()
             if let address = try await user.address(contract: contract) {
                 if try await contract.isUserRegistered(user.uid) {
                     throw AppAPIError(status: 409, code: "ALREADY_SET_UP", message: "Your account \(address.checksummed) is already set up.")
@@ -68,7 +71,7 @@ extension AppAPI {
                 status: 403, code: "BAD_SIGNATURE", message: "The wallet's signature does not prove that it holds \(address.checksummed).")
         }
         return try await writes.run {
-            let contract = try await reading.contract()
+            let contract = try await self.contract()
             if let known = try await user.address(contract: contract), known != address {
                 throw AppAPIError(
                     status: 409, code: "ALREADY_SET_UP", message: "You already have the account \(known.checksummed): it cannot be replaced.")
@@ -76,7 +79,7 @@ extension AppAPI {
             try paths.accounts.record(uid: user.uid, email: user.email, address: address)
             let registered = try await contract.isUserRegistered(user.uid)
             var json: [(String, JSONValue)] = []
-            if !registered {
+            if !registered && serverSigns {
                 let funding = try await AccountSetup.fundForRegistration(
                     address: address, session: reading, settings: configuration.settings, fund: configuration.fund)
                 json = funding.json
@@ -91,24 +94,87 @@ extension AppAPI {
         return .object(members)
     }
 
-    /// `POST /prepare {action, plate?, amount?}`: the transaction the page's EIP-1193 wallet is asked to send
-    /// (`eth_sendTransaction`), after the same role checks, contract checks and gas estimate as a write, with its
-    /// quote. The page then follows it with `GET /transactions/HASH`.
+    /// `POST /prepare {action, plate?, amount?}`: the transaction the page's signer is asked to sign, after the same
+    /// role checks, contract checks and gas estimate as a write, with its quote. `transaction` has what an EIP-1193
+    /// wallet's `eth_sendTransaction` takes (`from`, `to`, `data`, `gas`, `value`, `chainId`) and what a key needs to
+    /// sign it completely: `nonce` (the node's pending count), `type` and the fees (`gasPrice`, or `maxFeePerGas` and
+    /// `maxPriorityFeePerGas`), by the rules the server's own sender uses. The page signs (or has the wallet send) and
+    /// follows it with `GET /transactions/HASH`.
     func prepare(_ user: LoggedInUser, _ body: JSONBody) async throws -> JSONValue {
         let action = try body.string("action")
         let fields = try Self.actionFields(body)
         let (operation, from) = try await operation(for: user, action: action, fields: { fields[$0] ?? nil })
         let prepared = try await CarChainTransactionRunner.prepare(operation, session: reading, from: from)
+        let unsigned = try await TransactionSender.unsignedTransaction(
+            TransactionRequest(to: prepared.to, data: prepared.data, gasLimit: prepared.gasLimit), from: from, client: reading.client,
+            options: configuration.settings.sendOptions(chainID: reading.chainID))
+        var transaction: [(key: String, value: JSONValue)] = [
+            ("from", .string(prepared.from.checksummed)), ("to", .string(prepared.to.checksummed)),
+            ("data", .string(Hex.encode(prepared.data))), ("gas", .string(Self.quantity(prepared.gasLimit))),
+            ("value", .string("0x0")), ("chainId", .string(Self.quantity(prepared.chainID))),
+            ("nonce", .string(Self.quantity(unsigned.nonce))), ("type", .string(Self.quantity(UInt64(unsigned.type.rawValue)))),
+        ]
+        if let gasPrice = unsigned.gasPrice {
+            transaction.append(("gasPrice", .string(Self.quantity(gasPrice))))
+        } else {
+            transaction.append(("maxFeePerGas", .string(Self.quantity(unsigned.maxFeePerGas))))
+            transaction.append(("maxPriorityFeePerGas", .string(Self.quantity(unsigned.maxPriorityFeePerGas))))
+        }
         return .object([
-            ("transaction", .object([
-                ("from", .string(prepared.from.checksummed)), ("to", .string(prepared.to.checksummed)),
-                ("data", .string(Hex.encode(prepared.data))), ("gas", .string(Self.quantity(prepared.gasLimit))),
-                ("value", .string("0x0")), ("chainId", .string(Self.quantity(prepared.chainID))),
-            ])),
+            ("transaction", .object(transaction)),
             ("quote", AppJSON.quote(prepared, pricing: pricing(gasPrice: prepared.gasPrice))),
+            ("confirmations", .number(String(max(configuration.settings.confirmations, 1)))),
         ])
+    }
+
+    /// `POST /transactions {raw}`: relays a transaction the browser signed (`eth_sendRawTransaction`) after checking it
+    /// is what this app prepares: for this chain, to the CarChain contract, no ether, a CarChain function, and signed
+    /// by the signed-in user's own account (recorded here or bound on chain). The server is no open relay.
+    func relay(_ user: LoggedInUser, _ body: JSONBody) async throws -> JSONValue {
+        let contract = try await self.contract()
+        guard let text = try body.string("raw", maxBytes: 64 * 1024), let raw = try? Hex.decode(text), !raw.isEmpty else {
+            throw AppAPIError.badRequest("\"raw\" must be a signed transaction in 0x-prefixed hex.")
+        }
+        let signed: SignedTransaction
+        let sender: Address
+        do {
+            signed = try SignedTransaction.decode(raw)
+            sender = try signed.sender()
+        } catch {
+            throw AppAPIError.badRequest("\"raw\" is not a signed transaction: \(error)")
+        }
+        guard signed.transaction.chainId == reading.chainID else {
+            throw AppAPIError(
+                status: 400, code: "WRONG_CHAIN",
+                message: "The transaction is signed for chain \(signed.transaction.chainId.map(String.init) ?? "none"), not this app's chain \(reading.chainID): nothing was sent.")
+        }
+        guard signed.to == contract.address, signed.value == .zero,
+            ContractCodeCheck.selectors.contains(Array(signed.data.prefix(4)))
+        else {
+            throw AppAPIError(status: 400, code: "NOT_CARCHAIN", message: "This server relays CarChain transactions only: nothing was sent.")
+        }
+        let known = try await user.address(contract: contract)
+        guard known == sender || known == nil else {
+            throw AppAPIError(
+                status: 403, code: "NOT_YOUR_ACCOUNT",
+                message: "The transaction is signed by \(sender.checksummed), not by your account \(known?.checksummed ?? ""): nothing was sent.")
+        }
+        guard known != nil else { throw LoggedInUser.KeyError.noAccount(email: user.email) }
+        let hash: Bytes32
+        do {
+            hash = try await reading.client.sendRawTransaction(signed.encoded)
+        } catch {
+            if case .jsonRPC(_, let message, _, _) = error {
+                throw AppAPIError(status: 409, code: "REFUSED_BY_NODE", message: "The node refused the transaction: \(message)")
+            }
+            throw error
+        }
+        return .object([("transactionHash", .string(hash.hexString))])
     }
 
     /// A JSON-RPC quantity (`0x5208`).
     static func quantity(_ value: UInt64) -> String { "0x" + String(value, radix: 16) }
+
+    /// A JSON-RPC quantity of a 256-bit value.
+    static func quantity(_ value: UInt256) -> String { value.hexString }
 }

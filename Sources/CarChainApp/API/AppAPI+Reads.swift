@@ -6,21 +6,52 @@ import Foundation
 /// The reads: configuration, the user's profile and history, the fleet, availability, statistics, the users (the
 /// manager's), a fee quote and a wallet transaction's status.
 extension AppAPI {
-    /// `GET /config` (no token): what the page needs before anyone signs in.
+    /// `GET /config` (no token): what the page needs before anyone signs in. A chain without CarChain (none deployed,
+    /// removed by a reset, or foreign code at the address) answers with `contract` null and `noContract` saying why.
     func config() async throws -> JSONValue {
-        // No contract, one whose code is gone or one that does not answer as CarChain: the page says so (null).
         var contract: CarChainContract?
-        do { contract = try await reading.contractIfDeployed() } catch AppError.noCode { contract = nil }
-        if contract != nil, await contractMissing() != nil { contract = nil }
+        var noContract: JSONValue = .null
+        do {
+            contract = try await self.contract()
+        } catch {
+            let failure = AppAPIError.from(error)
+            guard failure.code == "NO_CONTRACT" else { throw error }
+            noContract = .string(failure.message)
+        }
         let cars = try paths.fleet.cars()
         let center = FleetChain.centroid(cars) ?? GeoPoint.puertaDelSol
         var manager: JSONValue = .null
-        if let contract { manager = .string(try await contract.manager().checksummed) }
+        var managerDevAccount: JSONValue = .null
+        if let contract {
+            let address = try await contract.manager()
+            manager = .string(address.checksummed)
+            if let index = configuration.devAccounts.firstIndex(of: address) { managerDevAccount = .number(String(index)) }
+        }
+        // On a dev node the page calls the node's own emulator routes (same origin, relative paths).
+        let auth: [(String, JSONValue)] = [
+            ("apiKey", .string(configuration.auth?.apiKey ?? "carchain-web")),
+            ("identity", .string(configuration.auth?.identityBase ?? "/identitytoolkit.googleapis.com")),
+            ("token", .string(configuration.auth?.tokenBase ?? "/securetoken.googleapis.com")),
+            ("production", .bool(configuration.auth?.isProduction ?? false)),
+        ]
+        var tiles: JSONValue = .null
+        if let map = configuration.tiles {
+            tiles = .object([
+                ("template", .string(map.template)), ("attribution", .string(map.attribution)), ("maxZoom", .number(String(map.maxZoom))),
+            ])
+        }
         return .object([
             ("projectId", .string(configuration.projectId)),
             ("chainId", .number(String(reading.chainID))),
+            ("network", Self.networkName(reading.chainID).map { .string($0) } ?? .null),
+            ("signing", .string(configuration.signing.rawValue)),
+            ("confirmations", .number(String(max(configuration.settings.confirmations, 1)))),
             ("contract", contract.map { .string($0.address.checksummed) } ?? .null),
+            ("noContract", noContract),
             ("manager", manager),
+            ("managerDevAccount", managerDevAccount),
+            ("auth", .object(auth)),
+            ("tiles", tiles),
             ("ethPrice", pricing(gasPrice: .zero).ethPrice.map { .string($0) } ?? .null),
             ("currency", .string("USD")),
             ("center", AppJSON.point(center)),
@@ -28,6 +59,26 @@ extension AppAPI {
             ("creditRange", .array([.number(String(CreditAmount.range.lowerBound)), .number(String(CreditAmount.range.upperBound))])),
             ("pollIntervalMs", .number(String(Int((configuration.pollInterval * 1000).rounded())))),
         ])
+    }
+
+    /// The names people know public chains by (the page says which network it is on).
+    public static func networkName(_ chainID: UInt64) -> String? {
+        switch chainID {
+        case 1: return "Ethereum mainnet"
+        case 11_155_111: return "Sepolia"
+        case 17000: return "Holesky"
+        case 560_048: return "Hoodi"
+        case 10: return "OP Mainnet"
+        case 8453: return "Base"
+        case 42161: return "Arbitrum One"
+        default: return nil
+        }
+    }
+
+    /// `GET /head` (no token): the chain's head block, for the page's connection state and its polling where it has
+    /// no WebSocket to the node (a real network). A node that does not answer is `502 NODE_UNREACHABLE`.
+    func head() async throws -> JSONValue {
+        .object([("block", .number(String(try await reading.client.blockNumber()))), ("chainId", .number(String(reading.chainID)))])
     }
 
     /// `GET /me`: who the token names, their account and role on chain, credit, car and balance.
@@ -56,7 +107,7 @@ extension AppAPI {
 
     /// `GET /me/history`: rentals and top-ups rebuilt from the contract's events (``UserProfile``).
     func history(_ user: LoggedInUser) async throws -> JSONValue {
-        let contract = try await reading.contract()
+        let contract = try await self.contract()
         guard try await contract.isUserRegistered(user.uid) else {
             return .object([("uid", .string(user.uid)), ("registered", .bool(false)), ("rentals", .array([])), ("topUps", .array([]))])
         }
@@ -69,7 +120,7 @@ extension AppAPI {
 
     /// The fleet at the current head.
     func snapshot() async throws -> FleetSnapshots.Snapshot {
-        let contract = try await reading.contract()
+        let contract = try await self.contract()
         return try await snapshots.snapshot(head: try await reading.client.blockNumber(), contract: contract)
     }
 
@@ -114,7 +165,7 @@ extension AppAPI {
     /// `GET /stats`: the contract's counters and the fleet's utilisation over time (``FleetUtilisation``).
     func stats(_ user: LoggedInUser) async throws -> JSONValue {
         _ = user
-        let contract = try await reading.contract()
+        let contract = try await self.contract()
         let events = try await ContractHistory.events(session: reading, contract: contract)
         let series = FleetUtilisation(events: events)
         return .object([
@@ -166,17 +217,26 @@ extension AppAPI {
         return AppJSON.quote(prepared, pricing: pricing(gasPrice: prepared.gasPrice))
     }
 
-    /// `GET /transactions/HASH`: a transaction the page's wallet sent — pending, or its outcome.
+    /// `GET /transactions/HASH`: a transaction the page's signer sent — pending, or its outcome with how many blocks
+    /// hold it (`confirmations`, its own included) and whether that is the configured number (`confirmed`).
     func transaction(_ user: LoggedInUser, hash text: String) async throws -> JSONValue {
         _ = user
         guard let hash = try? Bytes32(hex: text) else { throw AppAPIError.badRequest("\"\(text.prefix(80))\" is not a transaction hash.") }
+        let required = max(configuration.settings.confirmations, 1)
         guard let outcome = try await CarChainTransactionRunner.outcome(of: hash, session: reading) else {
-            return .object([("transactionHash", .string(hash.hexString)), ("status", .string("pending"))])
+            return .object([
+                ("transactionHash", .string(hash.hexString)), ("status", .string("pending")), ("confirmations", .number("0")),
+                ("requiredConfirmations", .number(String(required))), ("confirmed", .bool(false)),
+            ])
         }
+        let head = try await reading.client.blockNumber()
+        let confirmations = head >= outcome.blockNumber ? head - outcome.blockNumber + 1 : 0
         var members: [(key: String, value: JSONValue)] = [
             ("transactionHash", .string(hash.hexString)), ("status", .string(outcome.succeeded ? "success" : "reverted")),
             ("blockNumber", .number(String(outcome.blockNumber))), ("gasUsed", .number(String(outcome.gasUsed))),
             ("feeWei", .string(outcome.fee.description)), ("feeEth", .string(Units.format(outcome.fee, as: .ether))),
+            ("confirmations", .number(String(confirmations))), ("requiredConfirmations", .number(String(required))),
+            ("confirmed", .bool(confirmations >= required)),
         ]
         if !outcome.succeeded {
             let reason = outcome.revertData.map(CarChainTransactionRunner.reason) ?? "reason not available"

@@ -106,6 +106,15 @@ extension AppAPI {
         return point
     }
 
+    /// Refuses what needs a key on the server when the browser signs (a real network): the server holds none.
+    func requireServerKeys() throws {
+        guard serverSigns else {
+            throw AppAPIError(
+                status: 409, code: "BROWSER_SIGNS",
+                message: "This server holds no account keys: your browser signs (its own keystore, or your wallet). Reload the page if it asked the server.")
+        }
+    }
+
     /// The wallet passphrase of a write: required, never empty.
     static func passphrase(_ body: JSONBody) throws -> String {
         guard let text = try body.string("walletPassphrase", maxBytes: 1024), !text.isEmpty else {
@@ -118,12 +127,13 @@ extension AppAPI {
     private func send(
         _ user: LoggedInUser, action: String, body: JSONBody, role: ActingUser.Role, summary: @escaping @Sendable (CarChainOperation) -> String
     ) async throws -> JSONValue {
+        try requireServerKeys()
         let passphrase = try Self.passphrase(body)
         let fields = try Self.actionFields(body)
         return try await writes.run {
             let (operation, from) = try await operation(for: user, action: action, fields: { fields[$0] ?? nil })
             // The contract's rules first: a refusal costs neither gas nor a keystore unlock.
-            try await CarChainTransactionRunner.check(operation, contract: try await reading.contract(), sender: from)
+            try await CarChainTransactionRunner.check(operation, contract: try await self.contract(), sender: from)
             let acting = try await ActingUser.resolve(
                 user: user, reading: reading, settings: configuration.settings, role: role, password: { _ in passphrase })
             let transaction = try await CarChainTransactionRunner.execute(operation, session: acting.session)

@@ -18,22 +18,44 @@ public struct AppAPI: Sendable {
     /// The server's files: keystores and the uid → address book under `home` (`<data dir>/app`), the fleet registry
     /// in the data directory.
     let paths: AppPaths
-    let verifier: IDTokenVerifier
+    let tokens: TokenKeys
     let snapshots: FleetSnapshots
     let writes: WriteQueue
+    let codeCheck: ContractCodeCheck
+
+    /// How ID tokens are checked: with a fixed key set (the node's own auth emulator, in process), or with the keys an
+    /// auth service publishes, fetched over HTTP (real Firebase, or an emulator elsewhere).
+    public enum TokenKeys: Sendable {
+        case fixed(IDTokenVerifier)
+        case published(FirebaseTokenKeys)
+
+        func verify(_ token: String) async throws -> IDTokenClaims {
+            switch self {
+            case .fixed(let verifier): return try await verifier.verify(token)
+            case .published(let keys): return try await keys.verify(token)
+            }
+        }
+    }
 
     /// An API over `client` (the node, usually in-process), with the files in `paths` and the auth service's keys
     /// `jwksJSON` (the JWK set document it publishes).
     public static func open(
         client: RPCClient, chainID: UInt64, contract: Address?, paths: AppPaths, jwksJSON: String, configuration: AppConfiguration
     ) async throws -> AppAPI {
+        let verifier = try await IDTokenVerifier(jwksJSON: jwksJSON, projectId: configuration.projectId)
+        return try await open(client: client, chainID: chainID, contract: contract, paths: paths, tokens: .fixed(verifier), configuration: configuration)
+    }
+
+    /// An API over `client`, checking ID tokens with `tokens`.
+    public static func open(
+        client: RPCClient, chainID: UInt64, contract: Address?, paths: AppPaths, tokens: TokenKeys, configuration: AppConfiguration
+    ) async throws -> AppAPI {
         var connection = ChainConnection(url: nil, dataDirectory: paths.dataDirectory, chainID: chainID)
         connection.contract = contract
         let reading = try await ChainSession.reading(connection, over: client)
-        let verifier = try await IDTokenVerifier(jwksJSON: jwksJSON, projectId: configuration.projectId)
         return AppAPI(
-            configuration: configuration, reading: reading, paths: paths, verifier: verifier,
-            snapshots: FleetSnapshots(registry: paths.fleet), writes: WriteQueue())
+            configuration: configuration, reading: reading, paths: paths, tokens: tokens,
+            snapshots: FleetSnapshots(registry: paths.fleet), writes: WriteQueue(), codeCheck: ContractCodeCheck())
     }
 
     /// Answers one request; every failure is an ``AppAPIError`` body, never a thrown error.
@@ -74,6 +96,7 @@ public struct AppAPI: Sendable {
         let path = request.segments
         switch (request.method, path.first ?? "", path.count) {
         case ("GET", "config", 1): return AppResponse(body: try await config())
+        case ("GET", "head", 1): return AppResponse(body: try await head())
         case ("GET", "me", 1): return AppResponse(body: try await me(try await user(request)))
         case ("GET", "me", 2) where path[1] == "history": return AppResponse(body: try await history(try await user(request)))
         case ("GET", "cars", 1): return AppResponse(body: try await cars(try await user(request), query: request.query))
@@ -82,6 +105,7 @@ public struct AppAPI: Sendable {
         case ("GET", "users", 1): return AppResponse(body: try await users(try await user(request)))
         case ("GET", "quote", 1): return AppResponse(body: try await quote(try await user(request), query: request.query))
         case ("GET", "transactions", 2): return AppResponse(body: try await transaction(try await user(request), hash: path[1]))
+        case ("POST", "transactions", 1): return AppResponse(body: try await relay(try await user(request), try request.jsonBody()))
         case ("POST", "account", 1): return AppResponse(body: try await setUpAccount(try await user(request), try request.jsonBody()))
         case ("POST", "rent", 1): return AppResponse(body: try await rent(try await user(request), try request.jsonBody()))
         case ("POST", "return", 1): return AppResponse(body: try await returnCar(try await user(request), try request.jsonBody()))
@@ -99,23 +123,31 @@ public struct AppAPI: Sendable {
     }
 
     private static let knownPaths: Set<String> = [
-        "config", "me", "cars", "availability", "stats", "users", "quote", "transactions", "account", "rent", "return", "credit",
-        "prepare",
+        "config", "head", "me", "cars", "availability", "stats", "users", "quote", "transactions", "account", "rent", "return",
+        "credit", "prepare",
     ]
 
     /// The user whose verified ID token the request carries.
     func user(_ request: AppRequest) async throws -> LoggedInUser {
         guard let token = request.bearerToken else { throw AppAPIError.unauthenticated }
-        let claims = try await verifier.verify(token)
+        let claims = try await tokens.verify(token)
         guard let email = claims.email else {
             throw AppAPIError(status: 403, code: "NO_EMAIL", message: "CarChain accounts sign in with an email and a password.")
         }
         return LoggedInUser(uid: claims.userId, email: email, paths: paths)
     }
 
+    /// The CarChain contract, checked to be CarChain: code at its address (a chain reset or `anvil_setCode` can take it
+    /// away) that answers as CarChain does (``ContractCodeCheck``). Either failure is `503 NO_CONTRACT`.
+    func contract() async throws -> CarChainContract {
+        let (contract, code) = try await reading.contractAndCode()
+        try await codeCheck.check(contract, code: code, chainID: reading.chainID)
+        return contract
+    }
+
     /// The contract, the manager and the user's account: what every role decision starts from.
     func standing(of user: LoggedInUser) async throws -> (contract: CarChainContract, manager: Address, account: Address?) {
-        let contract = try await reading.contract()
+        let contract = try await self.contract()
         let manager = try await contract.manager()
         return (contract, manager, try await user.address(contract: contract))
     }
@@ -124,6 +156,9 @@ public struct AppAPI: Sendable {
     func pricing(gasPrice: UInt256) -> GasPricing {
         GasPricing(gasPrice: gasPrice, ethPriceMicros: configuration.ethPriceMicros)
     }
+
+    /// Whether the server keeps users' keys (the dev node's mode).
+    var serverSigns: Bool { configuration.signing == .server }
 }
 
 /// Runs the API's writes one at a time: each may unlock a keystore (scrypt, 256 MiB with the standard KDF) and

@@ -1,4 +1,5 @@
 import AuthEmulator
+import CarChain
 import CarChainKit
 import EthereumPrimitives
 import EthereumRPC
@@ -76,16 +77,34 @@ public struct AppAPIError: Error, Sendable, Equatable, CustomStringConvertible {
             return AppAPIError(status: 400, code: "BAD_REQUEST", message: error.description)
         case AppError.noContract:
             return AppAPIError(status: 503, code: "NO_CONTRACT", message: "No CarChain contract is deployed on this chain.")
-        case AppError.noCode(let address, _):
+        case AppError.noCode(let address, let chainID):
             return AppAPIError(
                 status: 503, code: "NO_CONTRACT",
-                message: "No CarChain contract is deployed on this chain: \(address.checksummed) has no code (a chain reset removes it; `carchain deploy` deploys one).")
+                message: "No CarChain contract at \(address.checksummed) on chain \(chainID) any more (the chain was reset, or the code removed): nothing can be read or sent until it is deployed again.")
+        case let error as CarChainError:
+            // Thrown by the contract's views only (a transaction's failure is its outcome): the code there does not
+            // answer as CarChain does.
+            return AppAPIError(
+                status: 503, code: "NO_CONTRACT", message: "The contract does not answer as CarChain does (\(error)): is --contract the CarChain address?")
+        case let error as FirebaseTokenKeys.FetchError:
+            return AppAPIError(status: 502, code: "AUTH_UNREACHABLE", message: "Your sign-in cannot be checked now: \(error)")
         case let error as RPCError:
+            if error.isTransportFailure {
+                return AppAPIError(status: 502, code: "NODE_UNREACHABLE", message: "The chain's node does not answer: \(error)")
+            }
             return AppAPIError(status: 502, code: "CHAIN_ERROR", message: "The chain did not answer as expected: \(error)")
+        case SendError.receiptTimeout(let hash, let seconds):
+            return AppAPIError(
+                status: 504, code: "PENDING",
+                message: "Transaction \(hash) was sent but is not mined after \(Int(seconds)) s; it may still be: your history shows it when it is.")
         case let error as SendError:
+            if case .rpc(let rpc) = error, rpc.isTransportFailure {
+                return AppAPIError(status: 502, code: "NODE_UNREACHABLE", message: "The chain's node does not answer: \(rpc)")
+            }
             return AppAPIError(status: 502, code: "CHAIN_ERROR", message: "The transaction could not be sent: \(error)")
         default:
-            return AppAPIError(status: 500, code: "FAILED", message: String(describing: error))
+            // Nothing a request can do should land here: a broken data directory, or a bug. The message says what.
+            return AppAPIError(status: 500, code: "INTERNAL", message: "The server could not do this: \(error)")
         }
     }
 

@@ -16,6 +16,8 @@ public struct CarChainWebApp: DevNodeRoutes {
     let assets: StaticAssets
     /// A temporary directory to remove on close (in-memory nodes).
     let temporaryDirectory: URL?
+    /// The origins beyond its own the page reaches (auth service, map tiles).
+    let sources: AppHeaders.Sources
 
     /// The path the app is served at.
     public static let path = "/app/"
@@ -26,6 +28,7 @@ public struct CarChainWebApp: DevNodeRoutes {
         let jwks = String(decoding: try JSONEncoder().encode(AuthWire.JSONWebKeySet(keys: [node.auth.signer.jwk])), as: UTF8.self)
         var configuration = configuration
         configuration.projectId = node.auth.projectId
+        configuration.devAccounts = node.chain.config.devAccounts.map(\.address)
         return try await open(
             client: client, chainID: node.chain.chainId, contract: node.contract, dataDirectory: node.directory, jwksJSON: jwks,
             configuration: configuration)
@@ -34,6 +37,18 @@ public struct CarChainWebApp: DevNodeRoutes {
     /// The app over any node `client` reaches, with its files in `dataDirectory` (nil: a temporary directory).
     public static func open(
         client: RPCClient, chainID: UInt64, contract: Address?, dataDirectory: URL?, jwksJSON: String, configuration: AppConfiguration
+    ) async throws -> CarChainWebApp {
+        let verifier = try await IDTokenVerifier(jwksJSON: jwksJSON, projectId: configuration.projectId)
+        return try await open(
+            client: client, chainID: chainID, contract: contract, dataDirectory: dataDirectory, tokens: .fixed(verifier),
+            configuration: configuration)
+    }
+
+    /// The app over any node `client` reaches, checking ID tokens with `tokens` (a real network: the keys the auth
+    /// service publishes, `configuration.auth` naming where the browser reaches it).
+    public static func open(
+        client: RPCClient, chainID: UInt64, contract: Address?, dataDirectory: URL?, tokens: AppAPI.TokenKeys,
+        configuration: AppConfiguration
     ) async throws -> CarChainWebApp {
         let assets = try StaticAssets.bundled()
         var temporary: URL?
@@ -49,10 +64,13 @@ public struct CarChainWebApp: DevNodeRoutes {
         let home = directory.appendingPathComponent("app")
         try SecureFile.createDirectory(home.path)
         let paths = AppPaths(home: CarchainHome(directory: home), dataDirectory: directory)
+        var sources = AppHeaders.Sources()
+        sources.connect = configuration.auth?.origins ?? []
+        if let tiles = configuration.tiles { sources.images = [tiles.origin] }
         do {
             let api = try await AppAPI.open(
-                client: client, chainID: chainID, contract: contract, paths: paths, jwksJSON: jwksJSON, configuration: configuration)
-            return CarChainWebApp(api: api, assets: assets, temporaryDirectory: temporary)
+                client: client, chainID: chainID, contract: contract, paths: paths, tokens: tokens, configuration: configuration)
+            return CarChainWebApp(api: api, assets: assets, temporaryDirectory: temporary, sources: sources)
         } catch {
             if let temporary { try? FileManager.default.removeItem(at: temporary) }
             throw error
@@ -67,17 +85,18 @@ public struct CarChainWebApp: DevNodeRoutes {
     public func addRoutes(to router: Router<AuthEmulatorRequestContext>, bodyTimeout: Duration) {
         let api = self.api
         let assets = self.assets
+        let sources = self.sources
         for method in [HTTPRequest.Method.get, .post, .put, .patch, .delete] {
             router.on("/app/api/v1/**", method: method) { request, _ in
-                await Self.answerAPI(request, api: api, bodyTimeout: bodyTimeout)
+                await Self.answerAPI(request, api: api, bodyTimeout: bodyTimeout, sources: sources)
             }
         }
-        router.get("/app") { request, _ in Self.answerFile(request, assets: assets) }
-        router.get("/app/**") { request, _ in Self.answerFile(request, assets: assets) }
+        router.get("/app") { request, _ in Self.answerFile(request, assets: assets, sources: sources) }
+        router.get("/app/**") { request, _ in Self.answerFile(request, assets: assets, sources: sources) }
     }
 
     /// An API request over HTTP: read the body (bounded in size and time), answer, encode.
-    static func answerAPI(_ request: Request, api: AppAPI, bodyTimeout: Duration) async -> Response {
+    static func answerAPI(_ request: Request, api: AppAPI, bodyTimeout: Duration, sources: AppHeaders.Sources) async -> Response {
         let prefix = "/app/api/v1"
         let path = String(request.uri.path.dropFirst(prefix.count))
         var body: [UInt8] = []
@@ -90,7 +109,7 @@ public struct CarChainWebApp: DevNodeRoutes {
                 case .tooLarge: failure = AppAPIError(status: 413, code: "TOO_LARGE", message: "The request body is larger than 64 KiB.")
                 case .timedOut: failure = AppAPIError(status: 408, code: "TIMEOUT", message: "The request body did not arrive in time.")
                 }
-                var response = json(failure.json, status: failure.status, host: request.head.authority)
+                var response = json(failure.json, status: failure.status, host: request.head.authority, sources: sources)
                 response.headers[.connection] = "close"
                 return response
             }
@@ -99,21 +118,21 @@ public struct CarChainWebApp: DevNodeRoutes {
         for (key, value) in request.uri.queryParameters { query[String(key)] = String(value) }
         let answer = await api.handle(AppRequest(
             method: request.method.rawValue, path: path, query: query, body: body, authorization: request.headers[.authorization]))
-        return json(answer.body, status: answer.status, host: request.head.authority)
+        return json(answer.body, status: answer.status, host: request.head.authority, sources: sources)
     }
 
-    static func json(_ value: JSONValue, status: Int, host: String?) -> Response {
+    static func json(_ value: JSONValue, status: Int, host: String?, sources: AppHeaders.Sources) -> Response {
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"]
-        AppHeaders.apply(to: &headers, host: host)
+        AppHeaders.apply(to: &headers, host: host, sources: sources)
         return Response(
             status: HTTPResponse.Status(code: status), headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: value.description)))
     }
 
     /// A page or file: `/app` redirects to `/app/`, which is `index.html`.
-    static func answerFile(_ request: Request, assets: StaticAssets) -> Response {
+    static func answerFile(_ request: Request, assets: StaticAssets, sources: AppHeaders.Sources) -> Response {
         let full = request.uri.path
         var headers: HTTPFields = [:]
-        AppHeaders.apply(to: &headers, host: request.head.authority)
+        AppHeaders.apply(to: &headers, host: request.head.authority, sources: sources)
         if full == "/app" {
             headers[.location] = path
             return Response(status: .permanentRedirect, headers: headers)

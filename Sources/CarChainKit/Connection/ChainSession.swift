@@ -101,6 +101,12 @@ public struct ChainSession: Sendable {
     /// The CarChain contract: the connection's, or the one remembered for this chain id. The project's ABI is
     /// used (a superset of the seed's, with the same selectors).
     public func contract() async throws -> CarChainContract {
+        try await contractAndCode().contract
+    }
+
+    /// ``contract()`` with the runtime code read at its address (never empty), for a caller that checks what the
+    /// code is. Throws ``AppError/noCode(address:chainID:)`` when the address holds none.
+    public func contractAndCode() async throws -> (contract: CarChainContract, code: [UInt8]) {
         let address: Address
         if let given = connection.contract {
             address = given
@@ -116,7 +122,7 @@ public struct ChainSession: Sendable {
         }
         let code = try await client.code(at: address)
         guard !code.isEmpty else { throw AppError.noCode(address: address, chainID: chainID) }
-        return CarChainContract(address: address, backend: backend, artifact: .project)
+        return (CarChainContract(address: address, backend: backend, artifact: .project), code)
     }
 
     /// The CarChain contract, or nil when none is known for this chain (instead of an error).

@@ -69,6 +69,28 @@ public struct TransactionSender: Sendable {
         }
     }
 
+    /// The transaction ``send(_:)`` would sign for `request` from `from`, built without a key: the node's chain id
+    /// checked against `options`, the gas limit (the estimate with its margin), the fees by the same rules, and the
+    /// node's pending nonce. For a key held elsewhere — a browser's keystore or wallet — which signs it.
+    public static func unsignedTransaction(
+        _ request: TransactionRequest, from: Address, client: RPCClient, options: SendOptions
+    ) async throws(SendError) -> Transaction {
+        let sender = try await connect(client: client, signer: KeylessSigner(address: from), options: options)
+        let gasLimit = try await sender.gasLimit(for: request)
+        let fees = try await sender.fees()
+        let nonce: UInt64
+        do { nonce = try await client.transactionCount(of: from, at: .pending) } catch { throw .rpc(error) }
+        return fees.transaction(chainID: sender.chainID, nonce: nonce, gasLimit: gasLimit, request: request)
+    }
+
+    /// The account of ``unsignedTransaction(_:from:client:options:)``: its address only, nothing to sign with.
+    private struct KeylessSigner: TransactionSigner {
+        let address: Address
+        func sign(_ transaction: Transaction) throws(SendError) -> SignedTransaction {
+            throw .signing("no key here: \(address.checksummed)'s transactions are signed elsewhere")
+        }
+    }
+
     /// Polls for the receipt with backoff until it is there and has ``SendOptions/confirmations`` blocks, or
     /// the time limit passes.
     public func waitForReceipt(_ sent: SentTransaction) async throws(SendError) -> MinedTransaction {

@@ -1,9 +1,11 @@
 import ArgumentParser
+import CarChain
 import CarChainApp
 import CarChainKit
 import Chain
 import DevNode
 import EthereumPrimitives
+import EthereumRPC
 import Foundation
 import Logging
 
@@ -222,7 +224,7 @@ struct NodeCommand: AsyncParsableCommand {
         let lock = await node.directoryLock
         let banner = Banner(
             chain: node.chain, contract: node.contract, directory: directory, silent: silent,
-            showsKeys: accountOptions.usesTestMnemonic, servesApp: web != nil)
+            showsKeys: accountOptions.usesTestMnemonic, servesApp: web != nil, manager: await Self.manager(of: node))
         do {
             let access = HTTPAccessPolicy(boundHost: host, extraHosts: allowHost, origins: allowOrigin.isEmpty ? nil : allowOrigin)
             let timeout = Duration.milliseconds(Int64((httpTimeout * 1000).rounded()))
@@ -250,6 +252,13 @@ struct NodeCommand: AsyncParsableCommand {
         if !silent { FileHandle.standardError.write(Data("carchain node: stopped\n".utf8)) }
     }
 
+    /// The manager of the node's CarChain (`manager()`), nil without a contract or an answer.
+    static func manager(of node: LocalNode) async -> Address? {
+        guard let contract = node.contract else { return nil }
+        let client = RPCClient(transport: InProcessTransport(handler: node.handler, endpoint: "the node's chain"))
+        return try? await CarChainContract(address: contract, backend: RPCContractBackend(client: client, sender: nil), artifact: .project).manager()
+    }
+
     /// `--dump-state`: the chain's state, written as the node stops.
     private func writeState(_ node: LocalNode) async throws(CLIError) {
         guard let dumpState else { return }
@@ -267,6 +276,8 @@ struct NodeCommand: AsyncParsableCommand {
         var showsKeys = true
         /// The web app is served (not `--no-app`).
         var servesApp = false
+        /// The CarChain contract's manager (`manager()`, its deployer), named so people know whose key manages the fleet.
+        var manager: Address?
 
         func print(url: String) {
             if silent { return }
@@ -289,6 +300,14 @@ struct NodeCommand: AsyncParsableCommand {
                 lines.append("data: " + (directory?.path ?? "in memory (--ephemeral)"))
             }
             if let contract { lines.append("CarChain: \(contract.checksummed)") }
+            if let manager {
+                // Its own line: scripts read the contract's address as the whole "CarChain: " line.
+                var line = "CarChain manager: \(manager.checksummed)"
+                if let index = chain.config.devAccounts.firstIndex(where: { $0.address == manager }) {
+                    line += " (dev account \(index): sign up in the app with its key to manage the fleet)"
+                }
+                lines.append(line)
+            }
             lines.append("auth emulator: \(url)/identitytoolkit.googleapis.com/v1/accounts:signUp?key=any")
             if servesApp { lines.append("web app: \(url)\(CarChainWebApp.path)") }
             lines.append("")

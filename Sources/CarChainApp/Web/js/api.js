@@ -14,6 +14,10 @@ export class ApiError extends Error {
   }
 }
 
+/** Reads get an answer within this long, writes (a keystore unlock, a mined transaction) within the longer one. */
+const READ_TIMEOUT_MS = 30000;
+const WRITE_TIMEOUT_MS = 180000;
+
 async function request(method, path, { body, query, auth = true } = {}) {
   const headers = {};
   if (auth) headers.Authorization = `Bearer ${await idToken()}`;
@@ -21,9 +25,13 @@ async function request(method, path, { body, query, auth = true } = {}) {
   const url = BASE + path + (query ? `?${new URLSearchParams(query)}` : "");
   let response;
   try {
-    response = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    response = await fetch(url, {
+      method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(method === "GET" ? READ_TIMEOUT_MS : WRITE_TIMEOUT_MS),
+    });
   } catch (error) {
-    throw new ApiError("NODE_UNREACHABLE", `The node is unreachable (${error.message}): is carchain node still running?`, 0);
+    const why = error.name === "TimeoutError" ? "no answer in time" : error.message;
+    throw new ApiError("NODE_UNREACHABLE", `The server is unreachable (${why}): is carchain still running?`, 0);
   }
   const json = await response.json().catch(() => null);
   if (!response.ok) {
@@ -35,6 +43,7 @@ async function request(method, path, { body, query, auth = true } = {}) {
 
 export const api = {
   config: () => request("GET", "/config", { auth: false }),
+  head: () => request("GET", "/head", { auth: false }),
   me: () => request("GET", "/me"),
   history: () => request("GET", "/me/history"),
   cars: (query) => request("GET", "/cars", { query }),
@@ -50,6 +59,7 @@ export const api = {
   registerCar: (body) => request("POST", "/cars", { body }),
   placeCar: (plate, body) => request("POST", `/cars/${encodeURIComponent(plate)}/position`, { body }),
   prepare: (body) => request("POST", "/prepare", { body }),
+  relay: (body) => request("POST", "/transactions", { body }),
 };
 
 /** Whether an error means the session is gone (sign in again). */

@@ -1,9 +1,9 @@
 // Firebase Authentication over its REST API, called exactly as the Firebase JS SDK calls it: JSON POSTs to
 // /identitytoolkit.googleapis.com/v1/accounts:<operation>?key=<apiKey> and the form-encoded Secure Token refresh at
-// /securetoken.googleapis.com/v1/token, on the node's own origin (the auth emulator's paths). The session (tokens
-// only) is kept in localStorage, as the SDK's browserLocalPersistence keeps it.
+// /securetoken.googleapis.com/v1/token — on the node's own origin (the auth emulator's paths), on another emulator, or
+// on Google's hosts (real Firebase), as the app's configuration says. The session (tokens only) is kept in
+// localStorage, as the SDK's browserLocalPersistence keeps it.
 
-const API_KEY = "carchain-web";
 const STORAGE_KEY = "carchain.session";
 const HEADERS = { "Content-Type": "application/json", "X-Client-Version": "Chrome/JsCore/10.12.0/FirebaseCore-web" };
 
@@ -34,16 +34,33 @@ const MESSAGES = {
   USER_NOT_FOUND: "This account no longer exists.",
 };
 
+/** Where the auth service is: the page's own origin (the node's emulator routes), another emulator, or real Firebase.
+ * The server's configuration says (GET /app/api/v1/config `auth`): the page names no origin itself. */
+const service = { identity: "/identitytoolkit.googleapis.com", token: "/securetoken.googleapis.com", apiKey: "carchain-web" };
+
+export function configure({ identity, token, apiKey } = {}) {
+  Object.assign(service, { identity: identity ?? service.identity, token: token ?? service.token, apiKey: apiKey ?? service.apiKey });
+}
+
+/** The URL of an emulator-style path (`/identitytoolkit.googleapis.com/v1/accounts:signUp`). */
+function endpoint(path) {
+  for (const [prefix, base] of [["/identitytoolkit.googleapis.com", service.identity], ["/securetoken.googleapis.com", service.token]]) {
+    if (path.startsWith(prefix + "/")) return base + path.slice(prefix.length);
+  }
+  throw new Error(`not an auth endpoint: ${path}`);
+}
+
 async function post(path, body, { form = false } = {}) {
   let response;
   try {
-    response = await fetch(`${path}?key=${API_KEY}`, {
+    response = await fetch(`${endpoint(path)}?key=${encodeURIComponent(service.apiKey)}`, {
+      signal: AbortSignal.timeout(30000),
       method: "POST",
       headers: form ? { "Content-Type": "application/x-www-form-urlencoded" } : HEADERS,
       body: form ? new URLSearchParams(body).toString() : JSON.stringify(body),
     });
   } catch (error) {
-    throw new AuthError("NETWORK", `The node is unreachable (${error.message}): is carchain node still running?`);
+    throw new AuthError("NETWORK", `The sign-in service is unreachable (${error.name === "TimeoutError" ? "no answer in time" : error.message}).`);
   }
   const json = await response.json().catch(() => null);
   if (!response.ok) {
@@ -60,6 +77,7 @@ function sessionFrom(json, email) {
   return {
     uid: json.localId ?? json.user_id,
     email: json.email ?? email,
+    displayName: json.displayName ?? "",
     idToken: json.idToken ?? json.id_token,
     refreshToken: json.refreshToken ?? json.refresh_token,
     expiresAt: Date.now() + Number(json.expiresIn ?? json.expires_in ?? 3600) * 1000,
@@ -91,6 +109,15 @@ export async function signUp(email, password) {
   const json = await identity("signUp", { email, password, returnSecureToken: true, clientType: "CLIENT_TYPE_WEB" });
   session.save(sessionFrom(json, email));
   return session.current;
+}
+
+/** updateProfile({displayName}): the name shown in the page (kept in the session too). */
+export async function setDisplayName(displayName) {
+  const json = await identity("update", { idToken: await idToken(), displayName, returnSecureToken: true });
+  const current = session.current;
+  const next = json.idToken && json.refreshToken ? { ...sessionFrom(json, current.email), uid: current.uid } : { ...current };
+  next.displayName = json.displayName ?? displayName;
+  session.save(next);
 }
 
 /** signInWithEmailAndPassword. */
@@ -135,7 +162,7 @@ export async function idToken({ force = false } = {}) {
   if (!force && current.expiresAt - Date.now() > 5 * 60 * 1000) return current.idToken;
   try {
     const json = await post("/securetoken.googleapis.com/v1/token", { grant_type: "refresh_token", refresh_token: current.refreshToken }, { form: true });
-    session.save({ ...sessionFrom(json, current.email), email: current.email });
+    session.save({ ...sessionFrom(json, current.email), email: current.email, displayName: current.displayName ?? "" });
   } catch (error) {
     if (error.code !== "NETWORK") session.save(null);
     throw error;

@@ -49,6 +49,21 @@ export function distance(metres) {
   return `${(metres / 1000).toFixed(2).replace(/\.?0+$/, "")} km`;
 }
 
+/**
+ * An amount of ETH (a decimal string with up to 18 decimals, as the API sends it) for reading: three significant
+ * digits below 1 ETH, four decimals above, trailing zeros dropped; "< 0.000001" for dust. The exact value belongs in
+ * a title.
+ */
+export function eth(text) {
+  const value = Number(text);
+  if (!Number.isFinite(value)) return String(text);
+  if (value === 0) return "0";
+  if (Math.abs(value) < 0.000001) return "< 0.000001";
+  const shown = Math.abs(value) >= 1 ? value.toFixed(4) : value.toPrecision(3);
+  // toPrecision never uses exponents between 1e-6 and 1; trailing zeros of the fraction go.
+  return shown.includes(".") ? shown.replace(/\.?0+$/, "") : shown;
+}
+
 /** 0x1234…abcd. */
 export function shortAddress(address) {
   return address ? `${address.slice(0, 6)}…${address.slice(-4)}` : "–";

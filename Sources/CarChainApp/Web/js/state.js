@@ -1,20 +1,25 @@
-// What the page knows (the configuration, the signed-in user's profile, whether a wallet signs) and how it tells the
-// person what happened: one alert line for errors, one status line for news.
+// What the page knows (the configuration, the signed-in user's profile, who signs) and how it tells the person what
+// happened: errors and news in a message fixed in the viewport (so it is on screen wherever the page is scrolled),
+// focused and announced (role=alert / aria-live); inside the dialog while one is open. An error can carry the action
+// that fixes it (no credit → "Buy credit").
 
-import { byId, show } from "./dom.js";
+import { byId, h, show } from "./dom.js";
 
 export const state = {
   /** GET /config. */
   config: null,
   /** GET /me, null when signed out. */
   me: null,
-  /** True when the browser's wallet (EIP-1193) signs instead of the server's keystore. */
-  walletSigns: false,
+  /** Who signs this user's transactions: "server" (the server's keystore, a passphrase), "wallet" (EIP-1193),
+   * "browser" (the keystore this browser keeps), or null (nothing here can sign for them). */
+  signer: null,
+  /** Whether the node (or the app server) answers: "online", "offline", or null before the first answer. */
+  connection: null,
 };
 
 const listeners = new Map();
 
-/** Calls `handler` whenever `topic` is announced ("me", "block"). */
+/** Calls `handler` whenever `topic` is announced ("me", "changed", "cars", "connection"). */
 export function on(topic, handler) {
   if (!listeners.has(topic)) listeners.set(topic, []);
   listeners.get(topic).push(handler);
@@ -24,26 +29,63 @@ export function announce(topic, value) {
   for (const handler of listeners.get(topic) ?? []) handler(value);
 }
 
-/** Shows an error (in the open dialog when there is one, else at the top of the page). */
-export function showError(error) {
-  const message = typeof error === "string" ? error : error?.message ?? String(error);
-  const dialog = byId("confirm");
-  const target = dialog.open ? byId("confirm-error") : byId("error");
-  target.textContent = message;
-  target.dataset.code = error?.code ?? "";
-  show(target);
-  if (!dialog.open) show(byId("notice"), false);
+/** Fixes offered with an error, by the API's code: a label and what the button does. */
+const fixes = new Map();
+
+/** Offers `label` (a button that calls `action`) with every error whose code is `code`. */
+export function offerFix(code, label, action) {
+  fixes.set(code, { label, action });
 }
 
+let noticeTimer = 0;
+
+/** Shows an error where the person is looking: in the open dialog, else in the page's message, scrolled into view and
+ * focused. */
+export function showError(error) {
+  const message = typeof error === "string" ? error : error?.message ?? String(error);
+  const code = typeof error === "string" ? "" : error?.code ?? "";
+  const dialog = byId("confirm");
+  if (dialog.open) {
+    const target = byId("confirm-error");
+    target.textContent = message;
+    target.dataset.code = code;
+    show(target);
+    target.scrollIntoView({ block: "nearest" });
+    return;
+  }
+  clearTimeout(noticeTimer);
+  show(byId("notice"), false);
+  const target = byId("error");
+  const fix = fixes.get(code);
+  byId("error-text").textContent = message;
+  target.dataset.code = code;
+  const actions = byId("error-actions");
+  actions.replaceChildren();
+  if (fix) {
+    actions.append(h("button", { type: "button", class: "fix", onclick: () => { hideError(); fix.action(); } }, fix.label));
+  }
+  show(target);
+  target.scrollIntoView({ block: "nearest" });
+  (fix ? actions.firstChild : target).focus({ preventScroll: true });
+}
+
+/** Says what happened (a status, not an alert); it goes after a while. */
 export function showNotice(message) {
   const notice = byId("notice");
-  notice.textContent = message;
+  byId("notice-text").textContent = message;
   show(notice);
+  hideError();
+  clearTimeout(noticeTimer);
+  noticeTimer = setTimeout(() => show(notice, false), 12000);
+}
+
+export function hideError() {
   show(byId("error"), false);
 }
 
 export function clearMessages() {
-  show(byId("error"), false);
+  hideError();
+  clearTimeout(noticeTimer);
   show(byId("notice"), false);
   show(byId("confirm-error"), false);
 }

@@ -1,11 +1,12 @@
 // The map screen: the cars on an interactive map and in a list beside it, a search by plate, a "near me" radius
-// filter, and a car's sheet with Rent (or Return, for the car you rent).
+// filter, and a car's sheet (above the list, never over it) with Rent (or Return, for the car you rent) and your credit
+// with Buy credit. Choosing a car moves the focus to its sheet; leaving the screen closes it.
 
 import { api } from "../api.js";
 import { byId, distance, fill, h, show } from "../dom.js";
 import { MapView, metrics } from "../map.js";
 import { announce, showError, showNotice, state } from "../state.js";
-import { returnCar, transact } from "../transact.js";
+import { buyCredit, outcomeNotice, returnCar, transact } from "../transact.js";
 
 let view = null;
 let cars = [];
@@ -13,9 +14,11 @@ let you = null;
 let selected = null;
 let fitted = false;
 let searchTimer = 0;
+/** Answers of GET /cars are applied in the order asked: an older one arriving late is dropped. */
+let asked = 0;
 
 export function init() {
-  view = new MapView(byId("map"), { onSelect: select });
+  view = new MapView(byId("map"), { onSelect: (plate) => select(plate, { focus: true }), tiles: state.config.tiles, attribution: byId("map-attribution") });
   byId("search").addEventListener("input", () => {
     clearTimeout(searchTimer);
     searchTimer = setTimeout(() => load(), 200);
@@ -32,9 +35,14 @@ export function init() {
   byId("near-me").addEventListener("click", nearMe);
   byId("zoom-in").addEventListener("click", () => view.zoomBy(1.5));
   byId("zoom-out").addEventListener("click", () => view.zoomBy(1 / 1.5));
-  byId("sheet-close").addEventListener("click", () => select(null));
-  byId("sheet-rent").addEventListener("click", rent);
-  byId("sheet-return").addEventListener("click", returnSelected);
+  byId("sheet-close").addEventListener("click", () => {
+    const plate = selected;
+    select(null);
+    byId("car-list").querySelector(`li[data-plate="${CSS.escape(plate ?? "")}"] button`)?.focus();
+  });
+  byId("sheet-rent").addEventListener("click", (event) => rent(event.currentTarget));
+  byId("sheet-return").addEventListener("click", (event) => returnCar(selected, event.currentTarget));
+  byId("sheet-buy").addEventListener("click", (event) => buyCredit(3, event.currentTarget));
 }
 
 let early = null;
@@ -42,6 +50,11 @@ let early = null;
 /** Keeps an answer of GET /cars (no filters) asked for while the page started, for the first load. */
 export function prefetched(answer) {
   early = answer;
+}
+
+/** Leaving the screen: the sheet closes (it belongs to this screen's choice). */
+export function leave() {
+  if (selected) select(null);
 }
 
 /** Reads the cars for the current filters and redraws the map and the list. */
@@ -55,22 +68,25 @@ export async function load() {
     if (radius) query.radius = radius;
   }
   if (byId("only-available").checked) query.available = "true";
+  const ticket = ++asked;
   try {
     const unfiltered = Object.keys(query).length === 0;
     const answer = unfiltered && early ? early : await api.cars(query);
     early = null;
+    if (ticket !== asked) return;
     cars = answer.cars;
+    // The map fits itself once it is on screen with a size (MapView waits for that).
     view.setCars(cars, { fit: !fitted && cars.length > 0 });
     if (cars.length) fitted = true;
     renderList(answer);
-    if (selected) renderSheet();
+    renderSheet();
     if (metrics.marks.mapReady === undefined && cars.length) {
       metrics.marks.mapReady = performance.now();
       performance.mark("carchain-map-ready");
     }
     announce("cars", answer);
   } catch (error) {
-    showError(error);
+    if (ticket === asked) showError(error);
   }
 }
 
@@ -79,7 +95,7 @@ function renderList(answer) {
   byId("map-summary").textContent = `${shown} · ${answer.available} available · block ${answer.block}`;
   fill(byId("car-list"), answer.cars.map((car) =>
     h("li", { class: `car ${car.status}`, "data-plate": car.plate },
-      h("button", { type: "button", onclick: () => select(car.plate), "aria-pressed": car.plate === selected ? "true" : "false" },
+      h("button", { type: "button", onclick: () => select(car.plate, { focus: true }), "aria-pressed": car.plate === selected ? "true" : "false" },
         h("span", { class: "plate" }, car.plate),
         h("span", { class: "status" }, statusText(car.status)),
         car.distanceMetres !== undefined ? h("span", { class: "distance" }, distance(car.distanceMetres)) : null))));
@@ -89,12 +105,18 @@ export function statusText(status) {
   return { available: "available", rented: "rented", mine: "rented by you", "off-chain": "not on chain" }[status] ?? status;
 }
 
-function select(plate) {
+/** Chooses a car (null: none); with `focus`, the focus follows to its sheet. */
+function select(plate, { focus = false } = {}) {
   selected = plate;
   view.select(plate);
   renderSheet();
   for (const button of byId("car-list").querySelectorAll("button")) {
     button.setAttribute("aria-pressed", String(button.parentElement.dataset.plate === plate));
+  }
+  if (focus && plate && !byId("car-sheet").hidden) {
+    const heading = byId("sheet-plate");
+    heading.focus({ preventScroll: true });
+    byId("car-sheet").scrollIntoView({ block: "nearest" });
   }
 }
 
@@ -107,25 +129,30 @@ function renderSheet() {
   byId("sheet-status").dataset.status = car.status;
   byId("sheet-distance").textContent = car.distanceMetres !== undefined ? `${distance(car.distanceMetres)} from you` : "";
   const isUser = state.me?.role !== "manager";
-  show(byId("sheet-rent"), isUser && car.status !== "mine");
-  byId("sheet-rent").disabled = car.status !== "available";
+  const rent = byId("sheet-rent");
+  show(rent, isUser && car.status !== "mine");
+  if (!rent.hasAttribute("aria-busy")) rent.disabled = car.status !== "available";
   show(byId("sheet-return"), car.status === "mine");
+  show(byId("sheet-credit"), isUser);
+  byId("sheet-credit-value").textContent = state.me?.credit ?? "–";
 }
 
-async function rent() {
+async function rent(button) {
   const plate = selected;
+  if (!plate) return;
   try {
-    const outcome = await transact("rent", { plate }, { title: `Rent ${plate}`, text: `Rent car ${plate} for 1 credit.` });
+    const outcome = await transact("rent", { plate }, { title: `Rent ${plate}`, text: `Rent car ${plate} for 1 credit.`, button });
     if (!outcome) return;
-    showNotice(`You rented ${plate} (block ${outcome.blockNumber}, fee ${outcome.feeEth ?? ""} ETH).`);
+    outcomeNotice(`You rented ${plate}`, outcome);
     announce("changed");
   } catch (error) {
     showError(error);
   }
 }
 
-function returnSelected() {
-  return returnCar(selected);
+/** Keeps the sheet's credit current (the profile changes on every block). */
+export function renderCredit() {
+  if (selected) renderSheet();
 }
 
 /** "Near me": the browser's position when it gives one, else the fleet's centre (said so). */

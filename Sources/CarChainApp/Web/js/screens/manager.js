@@ -7,13 +7,13 @@ import { drawUtilisation } from "../chart.js";
 import { byId, fill, formValues, h, shortAddress } from "../dom.js";
 import { MapView } from "../map.js";
 import { announce, showError, showNotice, state } from "../state.js";
-import { transact } from "../transact.js";
+import { outcomeNotice, transact } from "../transact.js";
 
 let view = null;
 let picked = null;
 
 export function init() {
-  view = new MapView(byId("manager-map"), { onPick: pick });
+  view = new MapView(byId("manager-map"), { onPick: pick, tiles: state.config.tiles, attribution: byId("manager-map-attribution") });
   byId("form-register").addEventListener("submit", register);
 }
 
@@ -50,6 +50,7 @@ export async function load() {
       h("td", {}, user.email ?? user.uid), h("td", { class: "mono", title: user.address ?? "" }, shortAddress(user.address)),
       h("td", {}, user.credit), h("td", {}, user.car ?? "–"))));
     const cars = await api.cars({});
+    // The first load fits the fleet; a car added later (here or elsewhere) refits when it is out of view.
     view.setCars(cars.cars, { fit: !view.cars.length });
   } catch (error) {
     showError(error);
@@ -68,8 +69,13 @@ async function register(event) {
     const outcome = await transact("registerCar", fields, {
       title: `Register ${fields.plate}`,
       text: `Register car ${fields.plate} at ${fields.latitude.toFixed(5)}, ${fields.longitude.toFixed(5)}.`,
+      button: event.target.querySelector("button[type=submit]"),
     });
     if (!outcome) return;
+    if (outcome.status === "pending") {
+      outcomeNotice(`Car ${fields.plate} is registered`, outcome);
+      return;
+    }
     showNotice(`Car ${fields.plate} is registered (block ${outcome.blockNumber}).`);
     event.target.reset();
     picked = null;

@@ -1,11 +1,15 @@
-// "My rental": the car the signed-in user rents, with Return; the credit left.
+// "My rental": the car the signed-in user rents, with Return; the credit left, with Buy credit.
 
 import { byId, show } from "../dom.js";
 import { state } from "../state.js";
-import { returnCar } from "../transact.js";
+import { buyCredit, returnCar } from "../transact.js";
 
 export function init() {
-  byId("rental-return").addEventListener("click", returnRented);
+  byId("rental-return").addEventListener("click", (event) => {
+    const plate = state.me?.car;
+    if (plate) returnCar(plate, event.currentTarget);
+  });
+  byId("rental-buy").addEventListener("click", (event) => buyCredit(3, event.currentTarget));
 }
 
 /** Shows the profile's rental. */
@@ -16,9 +20,4 @@ export function render() {
   show(byId("rental-none"), !me.car);
   byId("rental-plate").textContent = me.car ?? "";
   byId("rental-credit").textContent = me.credit;
-}
-
-function returnRented() {
-  const plate = state.me?.car;
-  if (plate) return returnCar(plate);
 }
