@@ -36,11 +36,13 @@ struct Memory {
     /// The most zeroing runs ahead of an expansion that passes ``zeroed``.
     @usableFromInline static let zeroingStep = 4_096
 
-    /// Total gas for `words` words of memory: 3·w + w²/512 (Yellow Paper, C_mem).
+    /// Total gas for `words` words of memory: 3·w + ⌊w²/512⌋ (Yellow Paper, C_mem). `words` is at most
+    /// maxSize / 32 = 2^27, so w² fits and, being non-negative, divides by 512 as a shift (a signed
+    /// division would round toward zero with extra instructions on every expansion).
     @inlinable @inline(__always)
     static func cost(words: Int) -> Int64 {
         let w = Int64(words)
-        return 3 &* w &+ (w &* w) / 512
+        return 3 &* w &+ Int64(bitPattern: UInt64(bitPattern: w &* w) &>> 9)
     }
 
     /// Grows the active size to cover `end` bytes (rounded up to a word), zero-filling and charging
