@@ -69,7 +69,7 @@ def test_import_each_algorithm_then_sign_in_with_the_original_password(firebase,
                                        display_name=name)
         result = auth.import_users([record], hash_alg=import_hash)
         assert (result.success_count, result.failure_count) == (1, 0), (name, [e.reason for e in result.errors])
-        wrong = sign_in(node, email, "not-the-password")
+        wrong = sign_in(node, email, f"wrong-{uuid.uuid4().hex[:8]}")
         assert wrong.error_code == "INVALID_LOGIN_CREDENTIALS", name
         signed = sign_in(node, email, password.decode())
         assert signed.status == 200, (name, signed.body)

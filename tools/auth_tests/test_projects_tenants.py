@@ -57,9 +57,32 @@ def test_a_second_project_keeps_its_users_apart(firebase, node, other_app):
     assert auth.get_user(mine.uid).email == email
 
 
-def test_tenant_management_and_tenant_users(firebase, node):
-    from firebase_admin import tenant_mgt
+@pytest.fixture(scope="module")
+def tenant_mgt(firebase, node):
+    """firebase_admin.tenant_mgt with its HTTP client pointed at the node. The Python SDK (7.7.0) sends tenant
+    management to https://identitytoolkit.googleapis.com/v2 with real credentials even with
+    FIREBASE_AUTH_EMULATOR_HOST set (only `auth_for_tenant` follows the emulator host); giving its service the
+    emulator's base URL and credential runs the SDK's own request building, parsing and error mapping here."""
+    import threading
 
+    import firebase_admin
+    from firebase_admin import _http_client, _utils, tenant_mgt as module
+
+    app = firebase_admin.get_app()
+    service = module._TenantManagementService.__new__(module._TenantManagementService)
+    service.app = app
+    service.client = _http_client.JsonHttpClient(
+        credential=_utils.EmulatorAdminCredentials(),
+        base_url=f"http://{node.hostport}/identitytoolkit.googleapis.com/v2/projects/{PROJECT}",
+        headers={"X-Client-Version": "Python/Admin/test"})
+    service.tenant_clients = {}
+    service.lock = threading.RLock()
+    with app._lock:
+        app._services[module._TENANT_MGT_ATTRIBUTE] = service
+    return module
+
+
+def test_tenant_management_and_tenant_users(firebase, node, tenant_mgt):
     auth = firebase
     tenant = tenant_mgt.create_tenant(display_name="Acme", allow_password_sign_up=True,
                                       enable_email_link_sign_in=False)
@@ -95,8 +118,12 @@ def test_tenant_management_and_tenant_users(firebase, node):
     assert node.client("signInWithCustomToken", {"token": custom, "tenantId": tenant.tenant_id}).status == 200
     wrong = node.client("signInWithCustomToken", {"token": custom, "tenantId": "another-tenant"})
     assert wrong.error_code == "TENANT_ID_MISMATCH"
-    cookie = client.create_session_cookie(token, expires_in=3600)
-    assert client.verify_session_cookie(cookie)["uid"] == inside.uid
+    # The Python SDK has no tenant-scoped session cookies; the REST route is the one the Node SDK calls.
+    cookie = node.request(
+        "POST", f"/identitytoolkit.googleapis.com/v1/projects/{PROJECT}/tenants/{tenant.tenant_id}:createSessionCookie",
+        {"idToken": token, "validDuration": 3600}, headers={"Authorization": "Bearer owner"}).json()["sessionCookie"]
+    cookie_claims = auth.verify_session_cookie(cookie)
+    assert cookie_claims["uid"] == inside.uid and cookie_claims["firebase"]["tenant"] == tenant.tenant_id
     # A tenant that does not allow password sign-up refuses it.
     closed = tenant_mgt.create_tenant(display_name="Closed")
     refused = node.client("signUp", {"email": email, "password": "secret-pw", "tenantId": closed.tenant_id})
@@ -108,9 +135,7 @@ def test_tenant_management_and_tenant_users(firebase, node):
     assert auth.get_user(outside.uid).email == email
 
 
-def test_oidc_and_saml_provider_configs(firebase, node):
-    from firebase_admin import tenant_mgt
-
+def test_oidc_and_saml_provider_configs(firebase, node, tenant_mgt):
     auth = firebase
     oidc = auth.create_oidc_provider_config(
         "oidc.example", client_id="client-1", issuer="https://issuer.example.com", display_name="Example",

@@ -60,7 +60,7 @@ extension AuthEmulator {
         }
         guard decision == .allowed else { throw tooMany }
 
-        var user = try await storeCall { try await self.store.user(email: email) }
+        let user = try await storeCall { try await self.store.user(email: email) }
         let hasher = self.hasher
         let matches: Bool
         if let imported = user?.importedPassword {
