@@ -195,3 +195,28 @@ def test_unknown_routes_and_unimplemented_methods(node):
     unimplemented = node.request("POST", "/identitytoolkit.googleapis.com/v1/accounts:signInWithGameCenter", {},
                                  query={"key": API_KEY})
     assert unimplemented.status == 501 and unimplemented.json()["error"]["status"] == "NOT_IMPLEMENTED"
+
+
+def test_verify_before_update_email_and_recover_email(node):
+    """The JS SDK's `verifyBeforeUpdateEmail` (`VERIFY_AND_CHANGE_EMAIL`) and the `RECOVER_EMAIL` link Firebase mails
+    the old address after an email change."""
+    session = node.sign_up()
+    new_email = unique_email("changed")
+    sent = node.client("sendOobCode", {"requestType": "VERIFY_AND_CHANGE_EMAIL", "idToken": session["idToken"],
+                                       "newEmail": new_email})
+    assert sent.status == 200
+    code = next(c for c in node.oob_codes(session["email"]) if c["requestType"] == "VERIFY_AND_CHANGE_EMAIL")
+    assert code["newEmail"] == new_email and "mode=verifyAndChangeEmail" in code["oobLink"]
+    checked = node.client("resetPassword", {"oobCode": code["oobCode"]}).json()
+    assert checked["requestType"] == "VERIFY_AND_CHANGE_EMAIL" and checked["newEmail"] == new_email
+    applied = node.client("update", {"oobCode": code["oobCode"]}).json()
+    assert applied["email"] == new_email and applied["newEmail"] == new_email and applied["emailVerified"] is True
+    # A direct change by ID token mails the previous address a link that undoes it.
+    signed = node.client("signInWithPassword", {"email": new_email, "password": "secret-password"}).json()
+    third = unique_email("third")
+    node.client("update", {"idToken": signed["idToken"], "email": third, "returnSecureToken": True})
+    recover = next(c for c in node.oob_codes(session["email"]) if c["requestType"] == "RECOVER_EMAIL")
+    page = node.request("GET", "/emulator/action", query={
+        "mode": "recoverEmail", "oobCode": recover["oobCode"], "apiKey": API_KEY})
+    assert page.status == 200 and page.json()["authEmulator"]["email"] == session["email"]
+    assert node.client("signInWithPassword", {"email": session["email"], "password": "secret-password"}).status == 200
