@@ -65,6 +65,9 @@ test: deps venv check-contracts
 	@# The fixed-seed EVM differential against revm (tools/fuzz.mk). The harnesses' smoke run is FuzzSmokeTests,
 	@# in the test binary above: a libFuzzer build with AddressSanitizer would add a quarter of an hour (make fuzz).
 	@$(MAKE) --no-print-directory evm-diff
+	@# Last: the outside package shares this build's scratch path (tools/examples.mk), which leaves it set up for
+	@# the example's dependency graph.
+	@$(MAKE) --no-print-directory example
 
 bench: deps venv
 	@bash tools/bench.sh

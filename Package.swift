@@ -19,6 +19,11 @@ let package = Package(
         .library(name: "Conformance", targets: ["Conformance"]),
         .library(name: "AuthEmulator", targets: ["AuthEmulator"]),
         .library(name: "DevNode", targets: ["DevNode"]),
+        // Contracts from Swift (docs/CONTRACTS.md): the runtime every binding uses, its in-process backend, and the
+        // build plugin generating typed bindings from ABI files.
+        .library(name: "EthereumContracts", targets: ["EthereumContracts"]),
+        .library(name: "EthereumContractsLocal", targets: ["EthereumContractsLocal"]),
+        .plugin(name: "ContractBindings", targets: ["ContractBindings"]),
         .library(name: "CarChain", targets: ["CarChain"]),
         .library(name: "CarChainKit", targets: ["CarChainKit"]),
         .library(name: "CarChainApp", targets: ["CarChainApp"]),
@@ -122,16 +127,33 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
-        // The CarChain binding, light: artifact, typed contract, reference model, events, errors, operations,
-        // queries and the backend protocol. No EVM, database, server or HTTP client (docs/ARCHITECTURE.md).
-        .target(name: "CarChain", dependencies: ["EthereumPrimitives", "EthereumABI"]),
+        // Contracts from Swift (docs/CONTRACTS.md). The runtime: a contract = address + ABI over a backend protocol,
+        // typed calls, sends, estimates, deployments, events, log queries and decoded reverts, the dynamic API, and
+        // the JSON-RPC backend. Light: no EVM, chain, database or server.
+        .target(
+            name: "EthereumContracts",
+            dependencies: ["EthereumPrimitives", "EthereumCrypto", "EthereumABI", "EthereumTransactions", "EthereumWire", "EthereumRPC"]
+        ),
+        // The in-process backend (a DevChain in this process: no node, no network); the one part that needs the chain.
+        .target(
+            name: "EthereumContractsLocal",
+            dependencies: ["EthereumContracts", "Chain", "EthereumCrypto", "EthereumPrimitives", "EthereumRPC", "EthereumTransactions", "EthereumWire"]
+        ),
+        // The binding generator (`carchain bindgen`, the build plugin's tool), on the ABI codec alone.
+        .target(name: "ContractBindingsGenerator", dependencies: ["EthereumABI", "EthereumPrimitives"]),
+        .executableTarget(name: "carchain-bindgen", dependencies: ["ContractBindingsGenerator"]),
+        .plugin(name: "ContractBindings", capability: .buildTool(), dependencies: ["carchain-bindgen"]),
+        // The CarChain binding, light: artifact, the generated typed contract (Generated/) and the facade over it,
+        // reference model, events, errors, operations and queries, on the EthereumContracts runtime. No EVM,
+        // database or server (docs/ARCHITECTURE.md).
+        .target(name: "CarChain", dependencies: ["EthereumPrimitives", "EthereumABI", "EthereumContracts"]),
         // Above the binding: the backends (dev chain, JSON-RPC), connections, accounts and sessions, the auth
         // client, fleet, history, gas reports, scenarios and simulation — the flows the CLI and an app share.
         .target(
             name: "CarChainKit",
             dependencies: [
                 "CarChain", "EthereumPrimitives", "EthereumABI", "EthereumCrypto", "EthereumTransactions", "EthereumWire",
-                "EthereumRPC", "Chain", "DevNode", "AuthEmulator",
+                "EthereumRPC", "Chain", "DevNode", "AuthEmulator", "EthereumContracts", "EthereumContractsLocal",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
@@ -152,6 +174,7 @@ let package = Package(
             dependencies: [
                 "EthereumPrimitives", "EthereumCrypto", "EthereumTransactions", "EthereumABI", "EthereumWire", "EthereumRPC",
                 "EVM", "Chain", "Conformance", "DevNode", "AuthEmulator", "CarChain", "CarChainKit", "CarChainApp",
+                "EthereumContracts", "EthereumContractsLocal", "ContractBindingsGenerator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // `carchain watch --rpc ws://…`: the WebSocket client of the library the node serves WebSocket with.
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
@@ -224,7 +247,7 @@ let package = Package(
             dependencies: [
                 "CarChainKit", "CarChain", "AuthEmulator", "Chain", "EthereumCrypto", "EthereumPrimitives", "TestSupport",
                 // Fork tests: a node answered in process (DevNode) behind the fork's JSON-RPC remote.
-                "DevNode", "EthereumRPC", "EthereumWire", "EthereumTransactions",
+                "DevNode", "EthereumRPC", "EthereumWire", "EthereumTransactions", "EthereumContractsLocal",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
@@ -240,6 +263,15 @@ let package = Package(
             ]
         ),
         .testTarget(name: "CarchainCLITests", dependencies: ["EthereumPrimitives", "TestSupport"]),
+        // The contract runtime and generator: artifacts, generated bindings (the ContractBindings plugin over ABIs/,
+        // a link to testdata/abi) for snekmate's contracts driven in process and on `carchain node` against web3.py,
+        // and for widely used Solidity ABIs compiled and called.
+        .testTarget(
+            name: "EthereumContractsTests",
+            dependencies: ["EthereumContracts", "EthereumContractsLocal", "ContractBindingsGenerator", "Chain", "EthereumCrypto", "TestSupport"],
+            exclude: ["ABIs/README.md"],
+            plugins: ["ContractBindings"]
+        ),
         // docs/ARCHITECTURE.md's module graph matches this file; CarChain's closure stays light.
         .testTarget(name: "ArchitectureTests", dependencies: ["TestSupport"]),
 

@@ -19,7 +19,10 @@ less than the correct Cancun figure (../shared/bench/README.md); that difference
 `binding` times a call to an account whose code is a single STOP: the cost of pyrevm's Python binding and
 transaction set-up, included in every revm figure (it matters only for the short `analysis` call).
 
-Usage (project venv): .venv/bin/python tools/bench-revm.py [--runs N] [--only NAME,...] [--json]
+With --cases DIR it also runs the evm-benchmarks cases tools/bench-evm-cases.py wrote there (keys
+`main/…`, `micro/…`; London; each for up to 2 s or 100 × N runs).
+
+Usage (project venv): .venv/bin/python tools/bench-revm.py [--runs N] [--only NAME,...] [--cases DIR] [--json]
 """
 
 from __future__ import annotations
@@ -87,8 +90,17 @@ def cases() -> dict[str, dict]:
     }
 
 
-def fresh_evm(pre: dict) -> EVM:
-    evm = EVM(spec_id="CANCUN")
+def suite_cases(folder: Path) -> dict[str, dict]:
+    """The evm-benchmarks cases tools/bench-evm-cases.py wrote (keys with a `/`; BurntPix is run above)."""
+    cases = {}
+    for entry in json.loads((folder / "cases.json").read_text()):
+        if "/" in entry["key"]:
+            cases[entry["key"]] = json.loads((folder / entry["file"]).read_text())
+    return cases
+
+
+def fresh_evm(pre: dict, spec: str = "CANCUN") -> EVM:
+    evm = EVM(spec_id=spec)
     for address, account in pre.items():
         evm.insert_account_info(
             address,
@@ -109,16 +121,22 @@ def intrinsic_gas(data: bytes) -> int:
     return 21_000 + 4 * zeros + 16 * (len(data) - zeros)
 
 
-def run(name: str, case: dict, runs: int) -> dict:
+def run(name: str, case: dict, runs: int, seconds: float | None = None) -> dict:
+    """`runs` timed calls (with `seconds`: at most `runs`, stopping after that much time once 5 ran)."""
     data = hex_bytes(case["input"])
     gas = int(case["gas"], 16)
     walls, cpus = [], []
     output = b""
     execution_gas = 0
+    spec = case.get("fork", "Cancun").upper()
+    caller = case.get("caller", CALLER)
+    deadline = time.perf_counter() + seconds if seconds is not None else None
     for _ in range(runs):
-        evm = fresh_evm(case["pre"])
+        if deadline is not None and len(walls) >= 5 and time.perf_counter() > deadline:
+            break
+        evm = fresh_evm(case["pre"], spec)
         start, cpu_start = time.perf_counter_ns(), time.thread_time_ns()
-        output = evm.message_call(CALLER, case["to"], calldata=data, gas=gas)
+        output = evm.message_call(caller, case["to"], calldata=data, gas=gas)
         cpus.append(time.thread_time_ns() - cpu_start)
         walls.append(time.perf_counter_ns() - start)
         result = evm.result
@@ -129,7 +147,7 @@ def run(name: str, case: dict, runs: int) -> dict:
     if expected is not None and execution_gas != expected:
         sys.exit(f"bench-revm: {name} used {execution_gas:,} execution gas on revm, expected {expected:,}")
     return {
-        "runs": runs,
+        "runs": len(walls),
         "minMilliseconds": min(walls) / 1e6,
         "medianMilliseconds": statistics.median(walls) / 1e6,
         "minCPUMilliseconds": min(cpus) / 1e6,
@@ -146,15 +164,23 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=10, help="timed runs of each heavy benchmark (default 10)")
     parser.add_argument("--only", default="", help="comma-separated benchmark names")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--cases", type=Path, help="also run the evm-benchmarks cases written there by "
+                        "tools/bench-evm-cases.py (London, 10^9 gas)")
     args = parser.parse_args()
     if args.runs < 1:
         sys.exit("bench-revm: --runs must be positive")
     selected = set(filter(None, args.only.split(",")))
     results = {}
-    for name, case in cases().items():
+    selected_cases = cases()
+    if args.cases and (args.cases / "cases.json").exists():
+        selected_cases.update(suite_cases(args.cases))
+    for name, case in selected_cases.items():
         if selected and name not in selected:
             continue
         # The short calls are repeated more so that their minimum is meaningful.
+        if "/" in name:
+            results[name] = run(name, case, args.runs * 100, seconds=2.0)
+            continue
         runs = args.runs * 100 if name in ("analysis", "binding") else args.runs
         results[name] = run(name, case, runs)
     report = {"reference": "revm 8.0.0 via pyrevm " + getattr(pyrevm, "__version__", "0.3.7"), "benchmarks": results}

@@ -2,6 +2,11 @@
 # `make bench`: the package-benchmark suite (release build) and, in the same run, the reference figures
 # they are compared with:
 #   - OpenSSL's SHA3-256 on the same Keccak-f[1600] permutation (for the Keccak benchmarks);
+#   - evmone (tools/bench-evmone.cpp, linking an evmone built from its source beside the project: docs/EVM.md)
+#     on ipsilon/evm-benchmarks' main and micro cases (EVM_BENCHMARKS_DIR, or what `make fetch-evm-benchmarks`
+#     fetched) and BurntPix, in EVMONE_ROUNDS rounds alternating with carchain's (package-benchmark) in the
+#     same run; tools/bench-compare.py prints both, the ratio, the geometric mean and the goals, and checks
+#     gas and output against evmone's (carchain also checks each case's state test before timing it);
 #   - revm (tools/bench-revm.py: revm 8 through pyrevm 0.3.7, project venv) on the EVM benchmarks that
 #     package-benchmark runs on carchain's EVM (SnailTracer, analysis, BurntPix, CALL-heavy): both figures,
 #     min and median, the ratio and the gas each used (EVMBenchmarks.swift writes its per-call samples to
@@ -19,7 +24,8 @@
 #     the page, API reads over loopback next to an eth_blockNumber round trip on the same server).
 # Usage: tools/bench.sh [FILTER-REGEX]   e.g. tools/bench.sh 'EVM.*'   (the revm comparison runs when the
 # filter is the default or matches "EVM"; the py-evm one when it matches "SnailTracer"; SNAIL_RUNS=N sets
-# carchain's repetitions there, REVM_RUNS=N revm's.)
+# carchain's repetitions there, REVM_RUNS=N revm's; EVMONE_DIR=… (or EVMONE_HARNESS=binary) turns on evmone,
+# EVMONE_ROUNDS, EVMONE_RUNS and EVMONE_SECONDS shape its rounds; BENCH_RESULTS_KEEP=dir keeps every sample.)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 filter="${1:-.*}"
@@ -33,6 +39,26 @@ if [ -z "${CARCHAIN_SHARED_DIR:-}" ]; then
 fi
 export CARCHAIN_SHARED_DIR="${CARCHAIN_SHARED_DIR:-$root/../shared}"
 python="${CARCHAIN_VENV:-$root/.venv}/bin/python"
+
+# evmone's timing harness (tools/bench-evmone.cpp): EVMONE_HARNESS if set, else compiled into .build/bench-evmone
+# against the evmone build in EVMONE_DIR (laid out as docs/EVM.md, "evmone next to carchain", builds it). Prints
+# the harness's path, or nothing (with the reason on stderr) when there is none.
+evmone_harness() {
+  if [ -n "${EVMONE_HARNESS:-}" ]; then echo "$EVMONE_HARNESS"; return; fi
+  local dir="${EVMONE_DIR:-}" out="$root/.build/bench-evmone"
+  if [ -z "$dir" ] || [ ! -f "$dir/build/lib/libevmone.so" ]; then
+    echo "SKIPPED: evmone reference (set EVMONE_DIR to an evmone build made as docs/EVM.md describes)" >&2
+    return
+  fi
+  if [ ! -x "$out" ] || [ tools/bench-evmone.cpp -nt "$out" ] || [ "$dir/build/lib/libevmone.so" -nt "$out" ]; then
+    local s="$dir/src/evmone" b="$dir/build"
+    g++ -std=c++20 -O2 -march=x86-64-v2 -I"$s" -I"$s/include" -I"$s/lib" -I"$s/evmc/include" -I"$dir/src/intx/include" \
+      -I"$dir/prefix/include" tools/bench-evmone.cpp -o "$out" "$b/test/utils/libevmone.testutils.a" \
+      "$b/test/state/libevmone-state.a" "$b/lib/evmone_precompiles/libevmone_precompiles.a" "$b/deps/src/blst/libblst.a" \
+      -L"$b/lib" -levmone -Wl,-rpath,"$b/lib" >&2 || { echo "SKIPPED: evmone reference (the harness did not compile)" >&2; return; }
+  fi
+  echo "$out"
+}
 
 echo "==> Reference: openssl speed -evp sha3-256 ($(openssl version))"
 for bytes in 32 64 1024 16384; do
@@ -95,10 +121,14 @@ compare_revm=0
 if [ "$filter" = ".*" ] || [[ "EVM" =~ $filter ]] || [[ "$filter" == EVM* ]]; then compare_revm=1; fi
 results="$(mktemp -d)"
 trap 'rm -rf "$results"' EXIT
+evmone_harness=""
 if [ "$compare_revm" = 1 ]; then
+  # The cases both references run: evm-benchmarks' main and micro cases and BurntPix, as prestate files.
+  python3 tools/bench-evm-cases.py "$results/cases" || true
+  evmone_harness="$(evmone_harness)"
   echo "==> Reference for the EVM benchmarks: revm (pyrevm) on the same calls, same run"
   if [ -x "$python" ]; then
-    "$python" tools/bench-revm.py --runs "${REVM_RUNS:-20}" --json > "$results/revm.json"
+    "$python" tools/bench-revm.py --runs "${REVM_RUNS:-20}" --cases "$results/cases" --json > "$results/revm.json"
   else
     echo "SKIPPED: revm reference (no Python venv; run make venv)"
   fi
@@ -114,11 +144,25 @@ if [ "$filter" = ".*" ] || [[ "app" =~ $filter ]]; then
   fi
 fi
 
-echo "==> package-benchmark (release)"
-CARCHAIN_BENCH_RESULTS="$results" swift package --allow-writing-to-package-directory benchmark \
-  --target CarchainBenchmarks --filter "$filter" --format markdown --no-progress 2>&1 | grep -v '^Build\|^\[' || true
+# evmone and carchain alternate: EVMONE_ROUNDS rounds (default 2) of evmone's harness, then package-benchmark
+# (the first round runs every benchmark the filter selects, later rounds only the cases evmone runs too).
+rounds=1
+if [ -n "$evmone_harness" ]; then rounds="${EVMONE_ROUNDS:-2}"; fi
+for round in $(seq 1 "$rounds"); do
+  if [ -n "$evmone_harness" ]; then
+    echo "==> evmone on the EVM benchmark cases (tools/bench-evmone.cpp), round $round of $rounds"
+    "$evmone_harness" "$results/cases" --runs "${EVMONE_RUNS:-2000}" --seconds "${EVMONE_SECONDS:-2}" \
+      > "$results/evmone-$round.jsonl"
+  fi
+  round_filter="$filter"
+  if [ "$round" -gt 1 ]; then round_filter='EVM (evm-benchmarks|BurntPix).*'; fi
+  echo "==> package-benchmark (release), round $round of $rounds"
+  mkdir -p "$results/carchain-$round"
+  CARCHAIN_BENCH_RESULTS="$results/carchain-$round" swift package --allow-writing-to-package-directory benchmark \
+    --target CarchainBenchmarks --filter "$round_filter" --format markdown --no-progress 2>&1 | grep -v '^Build\|^\[' || true
+done
 
-if [ "$compare_revm" = 1 ] && [ -f "$results/revm.json" ]; then
-  echo "==> EVM benchmarks: carchain (package-benchmark, in-process) vs revm (pyrevm), same run"
+if [ "$compare_revm" = 1 ]; then
   python3 tools/bench-compare.py "$results"
+  if [ -n "${BENCH_RESULTS_KEEP:-}" ]; then mkdir -p "$BENCH_RESULTS_KEEP" && cp -r "$results"/. "$BENCH_RESULTS_KEEP"/; fi
 fi

@@ -3,7 +3,9 @@
 #   make contracts        compile contracts/CarChain.vy into contracts/CarChain.json (commit both)
 #   make check-contracts  fail if the committed artifact differs from what the pinned vyper produces
 #   make test-contracts   pytest tools/tests: seed replay, gas table, rules, events, views, ABI
-.PHONY: contracts check-contracts test-contracts
+#   make carchain-binding regenerate Sources/CarChain/Generated/CarChainBinding.swift from contracts/CarChain.json
+#                         (the generator every contract's binding comes from; EthereumContractsTests checks it is current)
+.PHONY: contracts check-contracts test-contracts carchain-binding
 
 contracts: venv
 	@$(PYTHON) tools/compile_contract.py
@@ -13,3 +15,7 @@ check-contracts: venv
 
 test-contracts: venv
 	@$(PYTHON) -m pytest -q -p no:cacheprovider tools/tests
+
+carchain-binding:
+	$(SWIFT) build -c release --product carchain-bindgen
+	.build/release/carchain-bindgen contracts/CarChain.json --name CarChainBinding --without-bytecode --out Sources/CarChain/Generated

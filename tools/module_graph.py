@@ -31,9 +31,21 @@ LEFT_OUT = {"TestSupport", "CarchainBenchmarks", "CLibCrypto"}
 RULES: list[tuple[str, set[str], str]] = [
     (
         "CarChain",
-        {"EVM", "Chain", "Conformance", "DevNode", "AuthEmulator", "CarChainKit", "EthereumRPC", "GRDB", "Hummingbird",
-         "AsyncHTTPClient"},
-        "the binding builds without an EVM, a database, a server or an HTTP client",
+        {"EVM", "Chain", "Conformance", "DevNode", "AuthEmulator", "CarChainKit", "EthereumContractsLocal", "GRDB",
+         "Hummingbird"},
+        "the binding builds without an EVM, a database or a server (its JSON-RPC backend comes with EthereumContracts)",
+    ),
+    (
+        "EthereumContracts",
+        {"EVM", "Chain", "Conformance", "DevNode", "AuthEmulator", "CarChain", "CarChainKit", "EthereumContractsLocal", "GRDB",
+         "Hummingbird"},
+        "the contract runtime is light: only EthereumContractsLocal (the in-process backend) pulls in the EVM and the chain",
+    ),
+    (
+        "ContractBindingsGenerator",
+        {"EthereumRPC", "EthereumWire", "EthereumContracts", "EVM", "Chain", "DevNode", "AsyncHTTPClient", "GRDB", "Hummingbird",
+         "Crypto"},
+        "the generator (and the build plugin's tool) builds on the ABI codec alone",
     ),
     ("DevNode", {"EthereumRPC", "AsyncHTTPClient"}, "the server shares the wire module with the client, never the client"),
     ("EthereumWire", {"EthereumRPC", "Chain", "EVM", "AsyncHTTPClient", "Hummingbird"}, "the wire types are plain values"),
@@ -164,7 +176,7 @@ def main(argv: list[str]) -> int:
             if current != section:
                 problems.append(
                     f"{DOC.relative_to(ROOT)}'s module graph differs from Package.swift: run python3 tools/module_graph.py --write")
-        for name in ("CarChain",):
+        for name in ("CarChain", "EthereumContracts"):
             print(f"{name} closure: {', '.join(sorted(closure(deps, name)))}")
     else:
         sys.exit(f"usage: {argv[0]} [--print | --write | --check]")

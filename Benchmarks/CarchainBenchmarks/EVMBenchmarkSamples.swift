@@ -2,10 +2,12 @@
 // (tools/bench.sh reads them next to tools/bench-revm.py's figures from the same run).
 //
 // With CARCHAIN_BENCH_RESULTS set to a directory, each benchmark's samples are written to
-// `<dir>/<key>.json` as {key, runs, minMilliseconds, medianMilliseconds, minCPUMilliseconds,
-// medianCPUMilliseconds, gasUsed}; the first call (the warm-up: page faults, first code analysis) is left
-// out. Files are rewritten as samples accumulate and once more when the process exits.
+// `<dir>/<key>.json` (a `/` in the key written as `__`) as {key, runs, minMilliseconds, medianMilliseconds,
+// minCPUMilliseconds, medianCPUMilliseconds, gasUsed, samples (wall ns), outputKeccak when set}; the first
+// call (the warm-up: page faults, first code analysis) is left out. Files are rewritten as samples
+// accumulate and once more when the process exits.
 
+import EthereumPrimitives
 import Foundation
 
 final class EVMBenchmarkSamples: @unchecked Sendable {
@@ -14,6 +16,7 @@ final class EVMBenchmarkSamples: @unchecked Sendable {
     private var cpu: [UInt64] = []
     private var gas: Int64 = 0
     private var calls = 0
+    private var outputKeccak: String?
 
     private static let lock = NSLock()
     nonisolated(unsafe) private static var all: [EVMBenchmarkSamples] = []
@@ -41,6 +44,15 @@ final class EVMBenchmarkSamples: @unchecked Sendable {
         if wall.count & (wall.count - 1) == 0 { write() }
     }
 
+    /// Records the Keccak-256 of the calls' output (the comparison checks it against the reference's).
+    func setOutput(_ output: [UInt8]) {
+        guard Self.directory != nil else { return }
+        let hash = Keccak256.hash(output).hexString
+        Self.lock.lock()
+        outputKeccak = hash
+        Self.lock.unlock()
+    }
+
     static func flushAll() {
         lock.lock()
         defer { lock.unlock() }
@@ -52,15 +64,17 @@ final class EVMBenchmarkSamples: @unchecked Sendable {
         guard let directory = Self.directory, !wall.isEmpty else { return }
         let sortedWall = wall.sorted()
         let sortedCPU = cpu.sorted()
-        let report: [String: Any] = [
-            "key": key, "runs": wall.count, "gasUsed": gas,
+        var report: [String: Any] = [
+            "key": key, "runs": wall.count, "gasUsed": gas, "samples": wall,
             "minMilliseconds": Double(sortedWall[0]) / 1e6,
             "medianMilliseconds": Double(sortedWall[sortedWall.count / 2]) / 1e6,
             "minCPUMilliseconds": Double(sortedCPU[0]) / 1e6,
             "medianCPUMilliseconds": Double(sortedCPU[sortedCPU.count / 2]) / 1e6,
         ]
+        if let outputKeccak { report["outputKeccak"] = outputKeccak }
         guard let data = try? JSONSerialization.data(withJSONObject: report, options: [.sortedKeys]) else { return }
-        try? data.write(to: URL(fileURLWithPath: directory).appendingPathComponent(key + ".json"))
+        let file = key.replacingOccurrences(of: "/", with: "__") + ".json"
+        try? data.write(to: URL(fileURLWithPath: directory).appendingPathComponent(file))
     }
 
     /// CPU time of the calling thread, in nanoseconds.

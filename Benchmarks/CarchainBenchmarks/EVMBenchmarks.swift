@@ -19,6 +19,7 @@ import Foundation
 func registerEVMBenchmarks() {
     registerCarChainCallBenchmark()
     for spec in EVMBenchmarkSpec.all { registerMessageBenchmark(spec) }
+    registerEVMSuiteBenchmarks()
 }
 
 /// One message benchmark: where its prestate comes from and the gas it must use.
@@ -130,23 +131,34 @@ func registerMessageBenchmark(_ spec: EVMBenchmarkSpec) {
     let buffers = ExecutionBuffers()
     let samples = EVMBenchmarkSamples(key: spec.key)
     Benchmark(spec.name, configuration: configuration) { benchmark in
+        var outputRecorded = false
         for _ in benchmark.scaledIterations {
             if spec.coldCodeCache { buffers.removeAnalyzedCode() }
-            let cpuStart = EVMBenchmarkSamples.threadCPUNanoseconds()
-            let start = DispatchTime.now().uptimeNanoseconds
-            let result = call.run(buffers: buffers)
-            let nanoseconds = DispatchTime.now().uptimeNanoseconds - start
-            let cpu = EVMBenchmarkSamples.threadCPUNanoseconds() - cpuStart
+            let (result, nanoseconds, cpu) = timedRun(call, buffers: buffers)
             let used = call.gasUsed(result)
             guard result.isSuccess, used == spec.expectedGas else {
                 benchmark.error("\(spec.key) used \(used) gas (status \(result.status)), expected \(spec.expectedGas)")
                 return
+            }
+            if !outputRecorded {
+                samples.setOutput(result.output)
+                outputRecorded = true
             }
             if used > 0 { benchmark.measurement(mgas, Int(Double(used) / Double(nanoseconds) * 1_000)) }
             samples.record(wall: nanoseconds, cpu: cpu, gas: used)
             blackHole(result)
         }
     }
+}
+
+/// Runs `call` once: the result, and the wall and thread-CPU nanoseconds the run took.
+@inline(__always)
+func timedRun(_ call: PrestateCall, buffers: ExecutionBuffers) -> (ExecutionResult, UInt64, UInt64) {
+    let cpuStart = EVMBenchmarkSamples.threadCPUNanoseconds()
+    let start = DispatchTime.now().uptimeNanoseconds
+    let result = call.run(buffers: buffers)
+    let nanoseconds = DispatchTime.now().uptimeNanoseconds - start
+    return (result, nanoseconds, EVMBenchmarkSamples.threadCPUNanoseconds() - cpuStart)
 }
 
 /// The CarChain rentCar call (contracts/CarChain.json, the project's contract) as one transaction on the

@@ -1,8 +1,12 @@
 import EthereumABI
+import EthereumContracts
 import EthereumPrimitives
 
-/// The typed binding of a deployed CarChain: one method per contract function, typed events and
-/// typed errors, over any ``ContractBackend`` (a JSON-RPC node, the in-process chain, a test double).
+/// CarChain's binding: the generated one (``CarChainBinding``, Generated/CarChainBinding.swift, made by
+/// `carchain bindgen` like any contract's) with what CarChain adds over it — the seed/project flavours, operations
+/// and queries as values (``CarChainOperation``, ``CarChainQuery``, shared with ``CarChainModel``), the typed
+/// ``CarChainEvent``s and ``CarChainError``s — over any ``ContractBackend`` (a JSON-RPC node, the in-process chain,
+/// a test double).
 ///
 /// It drives both the project's contract and the seed's (load the seed's artifact with
 /// ``CarChainArtifact/init(contentsOf:)``): the functions and selectors are the same; on the seed the
@@ -29,6 +33,9 @@ public struct CarChainContract: Sendable {
 
     /// Project or seed.
     public var flavour: CarChainFlavour { artifact.flavour }
+
+    /// The generated binding over the same address and backend.
+    public var binding: CarChainBinding { CarChainBinding(address: address, backend: backend) }
 
     /// Deploys `artifact`'s creation code from `from` (who becomes the manager).
     public static func deploy(
@@ -135,65 +142,50 @@ public struct CarChainContract: Sendable {
 
     // MARK: Views
 
-    private func number(_ q: CarChainQuery) async throws -> UInt256 {
-        guard case .number(let n) = try await query(q) else {
-            throw CarChainError.unexpectedData(function: q.functionName, reason: "expected a number")
+    /// Runs a view of the generated binding, refusing one the flavour lacks and turning its errors into ``CarChainError``.
+    private func view<T>(_ name: String, _ body: (CarChainBinding) async throws -> T) async throws -> T {
+        guard artifact.abi.function(named: name) != nil else { throw CarChainError.notSupported(function: name, flavour: flavour) }
+        do {
+            return try await body(binding)
+        } catch let error as ContractError {
+            throw CarChainError(error)
         }
-        return n
     }
 
     /// A user's credit (0 for unknown ids).
-    public func getUserCredit(_ userId: String) async throws -> UInt256 { try await number(.getUserCredit(userId: userId)) }
+    public func getUserCredit(_ userId: String) async throws -> UInt256 { try await view("getUserCredit") { try await $0.getUserCredit(userId: userId) } }
 
     /// The plate a user rents: `"-"` for none, `""` for an unknown id.
-    public func getUserCar(_ userId: String) async throws -> String {
-        guard case .text(let s) = try await query(.getUserCar(userId: userId)) else {
-            throw CarChainError.unexpectedData(function: "getUserCar", reason: "expected a string")
-        }
-        return s
-    }
+    public func getUserCar(_ userId: String) async throws -> String { try await view("getUserCar") { try await $0.getUserCar(userId: userId) } }
 
     /// The credit a rental costs (always 1).
-    public func minimumRentCredit() async throws -> UInt256 { try await number(.minimumRentCredit) }
+    public func minimumRentCredit() async throws -> UInt256 { try await view("minimumRentCredit") { try await $0.minimumRentCredit() } }
     /// How many users are registered.
-    public func registeredUsers() async throws -> UInt256 { try await number(.registeredUsers) }
+    public func registeredUsers() async throws -> UInt256 { try await view("registeredUsers") { try await $0.registeredUsers() } }
     /// How many cars are registered.
-    public func registeredCars() async throws -> UInt256 { try await number(.registeredCars) }
+    public func registeredCars() async throws -> UInt256 { try await view("registeredCars") { try await $0.registeredCars() } }
     /// How many cars are rented.
-    public func rentedCars() async throws -> UInt256 { try await number(.rentedCars) }
+    public func rentedCars() async throws -> UInt256 { try await view("rentedCars") { try await $0.rentedCars() } }
     /// `registeredCars − rentedCars`.
-    public func availableCars() async throws -> UInt256 { try await number(.availableCars) }
+    public func availableCars() async throws -> UInt256 { try await view("availableCars") { try await $0.availableCars() } }
 
     /// The manager (the deployer). Not in the seed.
-    public func manager() async throws -> Address {
-        guard case .account(let a) = try await query(.manager) else {
-            throw CarChainError.unexpectedData(function: "manager", reason: "expected an address")
-        }
-        return a
-    }
+    public func manager() async throws -> Address { try await view("manager") { try await $0.manager() } }
 
     /// Whether a plate is registered and who rents it. Not in the seed.
     public func getCar(_ plate: String) async throws -> CarInfo {
-        guard case .car(let c) = try await query(.getCar(plate: plate)) else {
-            throw CarChainError.unexpectedData(function: "getCar", reason: "expected (bool, string)")
-        }
-        return c
+        let car = try await view("getCar") { try await $0.getCar(plate: plate) }
+        return CarInfo(registered: car.field0, renter: car.field1)
     }
 
     /// Whether a user id is registered. Not in the seed.
     public func isUserRegistered(_ userId: String) async throws -> Bool {
-        guard case .flag(let b) = try await query(.isUserRegistered(userId: userId)) else {
-            throw CarChainError.unexpectedData(function: "isUserRegistered", reason: "expected a bool")
-        }
-        return b
+        try await view("isUserRegistered") { try await $0.isUserRegistered(userId: userId) }
     }
 
     /// The account bound to a user id, zero if none. Not in the seed.
     public func getUserAccount(_ userId: String) async throws -> Address {
-        guard case .account(let a) = try await query(.getUserAccount(userId: userId)) else {
-            throw CarChainError.unexpectedData(function: "getUserAccount", reason: "expected an address")
-        }
-        return a
+        try await view("getUserAccount") { try await $0.getUserAccount(userId: userId) }
     }
 }
 

@@ -1,4 +1,5 @@
 import EthereumABI
+import EthereumContracts
 import EthereumPrimitives
 
 /// Why a CarChain call did not give a result. Reverts carry the contract's reason; backend failures
@@ -33,6 +34,16 @@ public enum CarChainError: Error, Sendable, Hashable, CustomStringConvertible {
         case .panic(let code): self = .panic(code)
         case .custom(let e, let values): self = .customError(name: e.name, arguments: values)
         case .unrecognized(let bytes): self = .unrecognizedRevert(data: bytes)
+        }
+    }
+
+    /// The error for a contract runtime's error (a revert, or data that does not decode).
+    public init(_ error: ContractError) {
+        switch error {
+        case .reverted(let revert): self.init(revertData: revert.data)
+        case .unexpectedData(let what, let reason): self = .unexpectedData(function: what, reason: reason)
+        case .noCode(let address): self = .unexpectedData(function: "call", reason: "no contract at \(address.checksummed)")
+        default: self = .unexpectedData(function: "call", reason: "\(error)")
         }
     }
 

@@ -1,4 +1,5 @@
 import EthereumABI
+import EthereumContracts
 import EthereumPrimitives
 
 /// An event of the project's CarChain contract (the seed emits none). Every successful state change
@@ -15,17 +16,8 @@ public enum CarChainEvent: Sendable, Hashable, CustomStringConvertible {
     /// `CreditAdded(userId, amount, newBalance)`.
     case creditAdded(userId: String, amount: UInt256, newBalance: UInt256)
 
-    /// The ABI of the five events (nothing indexed), as contracts/CarChain.vy declares them.
-    public static let definitions: [ABIEvent] = [
-        ABIEvent(name: "UserRegistered", inputs: [ABIParameter(name: "userId", type: .string), ABIParameter(name: "account", type: .address)]),
-        ABIEvent(name: "CarRegistered", inputs: [ABIParameter(name: "plate", type: .string)]),
-        ABIEvent(name: "CarRented", inputs: [ABIParameter(name: "plate", type: .string), ABIParameter(name: "userId", type: .string)]),
-        ABIEvent(name: "CarReturned", inputs: [ABIParameter(name: "plate", type: .string), ABIParameter(name: "userId", type: .string)]),
-        ABIEvent(name: "CreditAdded", inputs: [
-            ABIParameter(name: "userId", type: .string), ABIParameter(name: "amount", type: .uint256),
-            ABIParameter(name: "newBalance", type: .uint256),
-        ]),
-    ]
+    /// The ABI of the five events (nothing indexed), as contracts/CarChain.vy declares them (the generated binding's).
+    public static var definitions: [ABIEvent] { CarChainBinding.abi.events }
 
     /// The event's name.
     public var name: String {
@@ -48,32 +40,22 @@ public enum CarChainEvent: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Decodes a CarChain log (strictly); nil when its topic 0 is none of the five events.
+    /// Decodes a CarChain log (strictly, through the generated binding's events); nil when its topic 0 is none of
+    /// the five events.
     public init?(topics: [Bytes32], data: [UInt8]) throws(ABIError) {
-        guard let first = topics.first, let event = CarChainEvent.definitions.first(where: { $0.topic0 == first }) else {
-            return nil
+        let decoded: CarChainBinding.Event?
+        do {
+            decoded = try CarChainBinding.Event(log: TransactionLog(address: .zero, topics: topics, data: data))
+        } catch {
+            throw .invalidData(offset: 0, path: "CarChain log", reason: "\(error)")
         }
-        let values = try event.decodeLog(topics: topics, data: data).values.compactMap(\.value)
-        func string(_ i: Int) -> String? { i < values.count ? values[i].stringValue : nil }
-        func number(_ i: Int) -> UInt256? { i < values.count ? values[i].uintValue : nil }
-        switch event.name {
-        case "UserRegistered":
-            guard let u = string(0), values.count == 2, let a = values[1].addressValue else { return nil }
-            self = .userRegistered(userId: u, account: a)
-        case "CarRegistered":
-            guard let p = string(0) else { return nil }
-            self = .carRegistered(plate: p)
-        case "CarRented":
-            guard let p = string(0), let u = string(1) else { return nil }
-            self = .carRented(plate: p, userId: u)
-        case "CarReturned":
-            guard let p = string(0), let u = string(1) else { return nil }
-            self = .carReturned(plate: p, userId: u)
-        case "CreditAdded":
-            guard let u = string(0), let a = number(1), let b = number(2) else { return nil }
-            self = .creditAdded(userId: u, amount: a, newBalance: b)
-        default:
-            return nil
+        switch decoded {
+        case nil: return nil
+        case .userRegistered(let e)?: self = .userRegistered(userId: e.userId, account: e.account)
+        case .carRegistered(let e)?: self = .carRegistered(plate: e.plate)
+        case .carRented(let e)?: self = .carRented(plate: e.plate, userId: e.userId)
+        case .carReturned(let e)?: self = .carReturned(plate: e.plate, userId: e.userId)
+        case .creditAdded(let e)?: self = .creditAdded(userId: e.userId, amount: e.amount, newBalance: e.newBalance)
         }
     }
 

@@ -1,4 +1,5 @@
 import EthereumABI
+import EthereumContracts
 import EthereumPrimitives
 
 /// One state-changing CarChain call, as data: what the binding sends and what ``CarChainModel`` applies.
@@ -55,10 +56,23 @@ public enum CarChainOperation: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The generated binding's prepared call (Generated/CarChainBinding.swift).
+    public var call: ContractCall<Void> {
+        get throws(ContractError) {
+            switch self {
+            case .registerNewUser(let userId): return try CarChainBinding.Calls.registerNewUser(userId: userId)
+            case .registerNewCar(let plate): return try CarChainBinding.Calls.registerNewCar(plate: plate)
+            case .addCredit(let userId, let credit): return try CarChainBinding.Calls.addCredit(userId: userId, credit: credit)
+            case .rentCar(let plate, let userId): return try CarChainBinding.Calls.rentCar(plate: plate, userId: userId)
+            case .returnCar(let plate, let userId): return try CarChainBinding.Calls.returnCar(plate: plate, userId: userId)
+            }
+        }
+    }
+
     /// The call's data: selector and encoded arguments.
     public var calldata: [UInt8] {
-        // Strings and a uint256 always encode, so the encoder cannot fail here.
-        ABISelector(signature: signature).bytes + ((try? ABIEncoder.encode(arguments, as: argumentTypes)) ?? [])
+        // Strings and a uint256 always encode, so preparing the call cannot fail here.
+        (try? call)?.calldata ?? []
     }
 
     /// The user id the operation names, if any.

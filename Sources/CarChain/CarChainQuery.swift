@@ -1,4 +1,5 @@
 import EthereumABI
+import EthereumContracts
 import EthereumPrimitives
 
 /// One CarChain view, as data: what the binding calls and what ``CarChainModel/read(_:)`` answers.
@@ -69,9 +70,13 @@ public enum CarChainQuery: Sendable, Hashable, CustomStringConvertible {
     /// The canonical signature.
     public var signature: String { functionName + ABIType.tuple(argumentTypes).description }
 
+    /// The function in the generated binding's ABI (Generated/CarChainBinding.swift).
+    public var function: ABIFunction? { CarChainBinding.abi.function(named: functionName) }
+
     /// The call's data.
     public var calldata: [UInt8] {
-        ABISelector(signature: signature).bytes + ((try? ABIEncoder.encode(arguments, as: argumentTypes)) ?? [])
+        // Every view takes a string or nothing, so encoding cannot fail.
+        (try? function?.encodeCall(arguments)) ?? []
     }
 
     /// Converts decoded return values to a result.

@@ -181,6 +181,8 @@ private struct Reader {
             }
             try spend(1, at: position)
             return (.bool(v == UInt256.one), position + 32)
+        case .function:
+            return try decodeValue(.fixedBytes(24), at: position)
         case .fixedBytes(let n):
             let v = try word(at: position, "a \(type)")
             if n < 32 && (v << (8 * n)) != UInt256.zero {

@@ -70,6 +70,12 @@ public enum ABIEncoder {
             guard case .fixedBytes(let b) = value else { throw mismatch() }
             if b.count != n { throw .invalidValue(path: path(), type: type, reason: "expected \(n) bytes, got \(b.count)") }
             return 32
+        case .function:
+            guard case .fixedBytes(let b) = value else { throw mismatch() }
+            if b.count != 24 {
+                throw .invalidValue(path: path(), type: type, reason: "expected 24 bytes (an address and a selector), got \(b.count)")
+            }
+            return 32
         case .bytes:
             guard case .bytes(let b) = value else { throw mismatch() }
             return 32 + paddedLength(b.count)
@@ -106,6 +112,7 @@ public enum ABIEncoder {
         case .address: return "an address"
         case .bool: return "a bool"
         case .fixedBytes(let n): return "\(n) bytes"
+        case .function: return "24 bytes (an address and a selector)"
         case .bytes: return "a byte string"
         case .string: return "a string"
         case .array(_, let count): return count.map { "an array of \($0)" } ?? "an array"

@@ -1,5 +1,5 @@
-/// A Solidity ABI type (the contract ABI specification's types, without the rarely used `fixed`,
-/// `ufixed` and `function`).
+/// A Solidity ABI type (the contract ABI specification's types, without the rarely used `fixed` and
+/// `ufixed`).
 ///
 /// The canonical spelling is `description` (`"(uint256,string)[2][]"`); ``init(parsing:)`` reads it.
 /// Component names live beside the type, in ``ABIParameter``.
@@ -18,6 +18,9 @@ public enum ABIType: Hashable, Sendable, CustomStringConvertible {
     case bytes
     /// `string`: UTF-8 text of any length.
     case string
+    /// `function`: an external function reference, a contract address (20 bytes) followed by a selector (4
+    /// bytes), encoded exactly as `bytes24`. Its values are ``ABIValue/fixedBytes(_:)`` of 24 bytes.
+    case function
     /// `T[k]` (count k ≥ 1) or `T[]` (count nil).
     indirect case array(ABIType, count: Int?)
     /// `(T1,T2,…)`, possibly empty.
@@ -54,6 +57,7 @@ public enum ABIType: Hashable, Sendable, CustomStringConvertible {
         case .fixedBytes(let n): out += "bytes\(n)"
         case .bytes: out += "bytes"
         case .string: out += "string"
+        case .function: out += "function"
         case .array(let element, let count):
             element.appendCanonical(to: &out)
             out += count.map { "[\($0)]" } ?? "[]"
@@ -71,7 +75,7 @@ public enum ABIType: Hashable, Sendable, CustomStringConvertible {
     /// and arrays and tuples containing them); they are encoded in the tail, behind an offset.
     public var isDynamic: Bool {
         switch self {
-        case .uint, .int, .address, .bool, .fixedBytes: return false
+        case .uint, .int, .address, .bool, .fixedBytes, .function: return false
         case .bytes, .string: return true
         case .array(let element, let count): return count == nil || element.isDynamic
         case .tuple(let components): return components.contains { $0.isDynamic }
@@ -82,7 +86,7 @@ public enum ABIType: Hashable, Sendable, CustomStringConvertible {
     /// else the whole static encoding.
     public var headSize: Int {
         switch self {
-        case .uint, .int, .address, .bool, .fixedBytes, .bytes, .string: return 32
+        case .uint, .int, .address, .bool, .fixedBytes, .function, .bytes, .string: return 32
         case .array(let element, let count):
             guard let count, !element.isDynamic else { return 32 }
             return count &* element.headSize
@@ -96,7 +100,7 @@ public enum ABIType: Hashable, Sendable, CustomStringConvertible {
     /// the types an indexed event parameter keeps as its value rather than a hash.
     public var isElementary: Bool {
         switch self {
-        case .uint, .int, .address, .bool, .fixedBytes: return true
+        case .uint, .int, .address, .bool, .fixedBytes, .function: return true
         default: return false
         }
     }
@@ -122,7 +126,7 @@ public enum ABIType: Hashable, Sendable, CustomStringConvertible {
         case .fixedBytes(let n):
             guard n >= 1, n <= 32 else { throw .invalidType(description, reason: "bytesN needs N from 1 to 32") }
             return 32
-        case .address, .bool, .bytes, .string:
+        case .address, .bool, .bytes, .string, .function:
             return 32
         case .array(let element, let count):
             let elementSize = try element.checked(depth: depth + 1)

@@ -60,7 +60,7 @@ extension ABIValue {
             case .number(let n), .string(let n): try self.init(scalarText: n, as: type, path: path)
             default: throw .invalidValue(path: path, type: type, reason: "expected a number or a string of digits")
             }
-        case .address, .fixedBytes, .bytes:
+        case .address, .fixedBytes, .bytes, .function:
             guard case .string(let s) = json else { throw .invalidValue(path: path, type: type, reason: "expected a hex string") }
             try self.init(scalarText: s, as: type, path: path)
         }
@@ -101,6 +101,12 @@ extension ABIValue {
         case .fixedBytes(let n):
             let bytes = try ABIValue.hexBytes(text, type: type, path: path)
             guard bytes.count == n else { throw .invalidValue(path: path, type: type, reason: "expected \(n) bytes, got \(bytes.count)") }
+            self = .fixedBytes(bytes)
+        case .function:
+            let bytes = try ABIValue.hexBytes(text, type: type, path: path)
+            guard bytes.count == 24 else {
+                throw .invalidValue(path: path, type: type, reason: "expected 24 bytes (an address and a selector), got \(bytes.count)")
+            }
             self = .fixedBytes(bytes)
         case .bytes:
             self = .bytes(try ABIValue.hexBytes(text, type: type, path: path))

@@ -162,7 +162,7 @@ struct SignatureParser {
         return value
     }
 
-    /// An elementary type name: `uint<N>`, `int<N>`, `address`, `bool`, `bytes<N>`, `bytes`, `string`.
+    /// An elementary type name: `uint<N>`, `int<N>`, `address`, `bool`, `bytes<N>`, `bytes`, `string`, `function`.
     private mutating func elementary(_ word: String, at start: Int) throws(ABIError) -> ABIType {
         func bits(_ suffix: Substring, _ make: (Int) -> ABIType) throws(ABIError) -> ABIType {
             if suffix.isEmpty { return make(256) }
@@ -177,6 +177,7 @@ struct SignatureParser {
         case "bool": return .bool
         case "string": return .string
         case "bytes": return .bytes
+        case "function": return .function
         default: break
         }
         if word.hasPrefix("uint") { return try bits(word.dropFirst(4)) { .uint($0) } }
@@ -190,7 +191,7 @@ struct SignatureParser {
             return .fixedBytes(n)
         }
         index = start
-        if word == "function" || word.hasPrefix("fixed") || word.hasPrefix("ufixed") {
+        if word.hasPrefix("fixed") || word.hasPrefix("ufixed") {
             throw fail("type \(String(reflecting: word)) is not supported")
         }
         throw fail("unknown type \(String(reflecting: word))")

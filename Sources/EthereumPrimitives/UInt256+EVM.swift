@@ -101,12 +101,22 @@ extension UInt256 {
 
     /// EVM SIGNEXTEND: extends the sign bit of byte `byteIndex` (0 = least significant byte) through the
     /// higher bits; `byteIndex ≥ 31` leaves the value unchanged.
-    @inlinable
+    ///
+    /// Limb by limb, with no 256-bit shift: the limbs below the sign byte's keep their value, the limbs above
+    /// it become copies of the sign, and the sign byte's limb keeps its bits up to the sign bit. Always
+    /// inlined: the interpreter loop runs it without a call.
+    @inlinable @inline(__always)
     public func signExtend(byteIndex: UInt256) -> UInt256 {
         guard byteIndex < UInt256(31) else { return self }
-        let signBit = Int(truncatingIfNeeded: byteIndex.limbs.0) &* 8 &+ 7
-        let lowMask = UInt256.max.shiftedRight(255 &- signBit)
-        return bit(signBit) ? self | ~lowMask : self & lowMask
+        let index = Int(truncatingIfNeeded: byteIndex.limbs.0)
+        let k = index &>> 3  // the limb holding the sign byte
+        let signBit = UInt64(truncatingIfNeeded: (index & 7) &* 8 &+ 7)  // 7…63 within it
+        let limb = self[limb: k]
+        let sign = 0 &- ((limb &>> signBit) & 1)  // all ones when negative
+        let keep = UInt64.max &>> (63 &- signBit)  // the bits up to and including the sign bit
+        let extended = (limb & keep) | (sign & ~keep)
+        func pick(_ i: Int, _ value: UInt64) -> UInt64 { i < k ? value : (i == k ? extended : sign) }
+        return UInt256(limbs: (pick(0, limbs.0), pick(1, limbs.1), pick(2, limbs.2), pick(3, limbs.3)))
     }
 
     /// EVM BYTE: byte `index` counted from the most significant end (0 = the top byte), as a value in

@@ -15,6 +15,8 @@ struct Carchain: AsyncParsableCommand {
         discussion: """
             Commands run against the embedded chain by default, or any node with --rpc URL.
 
+            Any contract: `carchain call`, `send`, `logs`, `deploy --artifact`, and typed Swift bindings with `carchain bindgen`.
+
             Examples:
               carchain util keccak --text hello
               carchain util to-wei 1.5 ether
@@ -28,6 +30,7 @@ struct Carchain: AsyncParsableCommand {
             GasReportCommand.self, SimulateCommand.self,
             SignupCommand.self, LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, AccountCommand.self, CarsCommand.self, MapCommand.self,
             DemoCommand.self, WatchCommand.self, AppCommand.self,
+            CallCommand.self, SendCommand.self, LogsCommand.self, BindgenCommand.self,
         ]
     )
 }

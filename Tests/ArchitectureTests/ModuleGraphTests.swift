@@ -4,7 +4,8 @@ import TestSupport
 
 /// docs/ARCHITECTURE.md's module graph is the one Package.swift gives (tools/module_graph.py, from
 /// `swift package dump-package`), and the layering rules hold on every module's whole dependency closure:
-/// the CarChain binding reaches no EVM, chain, database, server or HTTP client; the dev node never the
+/// the CarChain binding and the contract runtime reach no EVM, chain, database or server (their one heavy
+/// dependency is the JSON-RPC client); the generator only the ABI codec; the dev node never the
 /// client; the chain no protocol. A new dependency that breaks a seam, or a graph left stale, fails here.
 @Suite struct ModuleGraphTests {
     @Test func documentedGraphMatchesThePackageAndRulesHold() throws {
@@ -14,11 +15,17 @@ import TestSupport
         let script = TestPaths.packageRoot.appendingPathComponent("tools/module_graph.py")
         let output = try ProcessRunner.run(python, [script.path, "--check"])
         #expect(output.status == 0, "tools/module_graph.py --check: \(output.stderr)")
-        // The check printed CarChain's closure: nothing heavier than the primitives, the ABI and transactions.
-        let line = try #require(output.stdout.split(separator: "\n").first { $0.hasPrefix("CarChain closure: ") })
-        let closure = Set(line.dropFirst("CarChain closure: ".count).split(separator: ", ").map(String.init))
-        let light: Set = ["EthereumPrimitives", "EthereumABI", "EthereumTransactions", "EthereumCrypto", "CSecp256k1", "Crypto", "CryptoExtras"]
-        #expect(closure.contains("EthereumABI") && closure.isSubset(of: light), "CarChain reaches \(closure.sorted())")
+        // The check printed CarChain's and the runtime's closures: the primitives, the ABI, transactions, the wire
+        // types and the JSON-RPC client (over AsyncHTTPClient), nothing heavier.
+        let light: Set = [
+            "EthereumPrimitives", "EthereumABI", "EthereumTransactions", "EthereumCrypto", "CSecp256k1", "Crypto", "CryptoExtras",
+            "EthereumWire", "EthereumRPC", "AsyncHTTPClient", "EthereumContracts",
+        ]
+        for module in ["CarChain", "EthereumContracts"] {
+            let line = try #require(output.stdout.split(separator: "\n").first { $0.hasPrefix("\(module) closure: ") })
+            let closure = Set(line.dropFirst("\(module) closure: ".count).split(separator: ", ").map(String.init))
+            #expect(closure.contains("EthereumABI") && closure.isSubset(of: light), "\(module) reaches \(closure.sorted())")
+        }
     }
 }
 

@@ -2,13 +2,15 @@ import CarChain
 import CarChainKit
 import Chain
 import EthereumCrypto
+import EthereumContractsLocal
 import EthereumPrimitives
 import Testing
 
 @Suite struct DevChainBackendTests {
     @Test func deploysCallsAndRecoversRevertReasons() async throws {
         let chain = try await DevChain(config: .deterministic())
-        let backend = try DevChainBackend(chain: chain)
+        // A fixed call gas limit: a refusal is mined (with an estimate it would be reported unsent).
+        let backend = try DevChainBackend(chain: chain, callGasLimit: DevChainBackend.defaultCallGasLimit)
         let manager = try #require(chain.accounts.first)
         #expect(backend.defaultSender == manager)
         let (contract, deployment) = try await CarChainContract.deploy(backend: backend)

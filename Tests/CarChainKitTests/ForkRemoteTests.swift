@@ -2,6 +2,7 @@ import CarChain
 import CarChainKit
 import Chain
 import DevNode
+import EthereumContractsLocal
 import EthereumCrypto
 import EthereumPrimitives
 import EthereumRPC

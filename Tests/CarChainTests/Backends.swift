@@ -4,16 +4,44 @@ import EthereumPrimitives
 import Foundation
 import TestSupport
 
+/// A test double that implements calls and sends only (what the CarChain binding uses); the rest of ContractBackend
+/// follows from them.
+protocol CallAndSendDouble: ContractBackend {
+    func call(to: Address, data: [UInt8], from: Address?) async throws -> CallOutcome
+    func send(to: Address?, data: [UInt8], value: UInt256, from: Address?) async throws -> TransactionOutcome
+}
+
+extension CallAndSendDouble {
+    func chainID() async throws -> UInt64 { 1337 }
+
+    func call(_ request: CallRequest, at block: BlockTag) async throws -> CallOutcome {
+        try await call(to: request.to ?? .zero, data: request.data ?? [], from: request.from)
+    }
+
+    /// The doubles send with a fixed limit; nothing here estimates.
+    func estimateGas(_ request: CallRequest, at block: BlockTag) async throws -> GasEstimate { .gas(1_000_000) }
+
+    func send(_ request: TransactionRequest, from: Address?) async throws -> TransactionOutcome {
+        try await send(to: request.to, data: request.data, value: request.value, from: from)
+    }
+
+    /// The doubles keep no log index; the binding reads events from receipts.
+    func logs(_ filter: LogFilter) async throws -> [RPCLog] { [] }
+
+    func code(at address: Address, block: BlockTag) async throws -> [UInt8] { [0x00] }
+}
+
 /// A ContractBackend that runs CarChainModel instead of bytecode: calldata in, ABI-encoded results,
 /// logs and revert data out. It tests the binding without an EVM.
-actor ModelBackend: ContractBackend {
+actor ModelBackend: CallAndSendDouble {
     private(set) var model: CarChainModel?
-    let defaultSender: Address
+    let sender: Address
+    nonisolated var defaultSender: Address? { sender }
     let contractAddress = Address(bytes: [UInt8](repeating: 0xcc, count: 20)) ?? .zero
     private var blockNumber: UInt64 = 0
     private let abi = CarChainArtifact.project.abi
 
-    init(defaultSender: Address) { self.defaultSender = defaultSender }
+    init(defaultSender: Address) { self.sender = defaultSender }
 
     func call(to: Address, data: [UInt8], from: Address?) async throws -> CallOutcome {
         guard let model, to == contractAddress, let selector = ABISelector(prefixOf: data), let f = abi.function(selector: selector),
@@ -49,7 +77,7 @@ actor ModelBackend: ContractBackend {
 
     func send(to: Address?, data: [UInt8], value: UInt256, from: Address?) async throws -> TransactionOutcome {
         blockNumber += 1
-        let sender = from ?? defaultSender
+        let sender = from ?? self.sender
         func outcome(_ ok: Bool, logs: [TransactionLog] = [], revert: [UInt8]? = nil, created: Address? = nil) -> TransactionOutcome {
             TransactionOutcome(
                 succeeded: ok, transactionHash: Keccak256.hash(data + UInt256(blockNumber).bigEndianBytes), blockNumber: blockNumber,
@@ -86,7 +114,7 @@ actor ModelBackend: ContractBackend {
 
 /// A ContractBackend over py-evm: tools/xcheck/carchain_ops.py --serve, one JSON line per request.
 /// Transactions are signed with the sender's key (Keys.hex) and mined one per block.
-actor PyEVMBackend: ContractBackend {
+actor PyEVMBackend: CallAndSendDouble {
     private let process: Process
     private let toPython: FileHandle
     private let fromPython: FileHandle
@@ -94,6 +122,9 @@ actor PyEVMBackend: ContractBackend {
     let accounts: [Address]
 
     struct Failure: Error, CustomStringConvertible { let description: String }
+
+    /// The server picks its first account.
+    nonisolated var defaultSender: Address? { nil }
 
     /// Starts the server, or returns nil (after printing SKIPPED) without a venv.
     static func start(what: String) throws -> PyEVMBackend? {

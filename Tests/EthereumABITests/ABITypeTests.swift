@@ -1,11 +1,12 @@
 import EthereumABI
+import EthereumPrimitives
 import Testing
 
 @Suite struct ABITypeTests {
     @Test(arguments: [
         "uint8", "uint256", "int8", "int256", "address", "bool", "bytes1", "bytes32", "bytes", "string",
         "uint256[]", "uint8[3]", "string[2][]", "(uint256,string)", "(uint256,string)[2][]", "()",
-        "((address,bytes)[],bool)[1]", "(((int64)))",
+        "((address,bytes)[],bool)[1]", "(((int64)))", "function", "function[2]", "(function,uint8)",
     ])
     func canonicalRoundTrip(_ text: String) throws {
         let type = try ABIType(parsing: text)
@@ -19,6 +20,18 @@ import Testing
         #expect(try ABIType(parsing: " ( bool , bytes ) ") == .tuple([.bool, .bytes]))
     }
 
+    /// `function` (an address and a selector) encodes exactly as `bytes24` (the ABI specification, "Types").
+    @Test func functionIsBytes24() throws {
+        let reference = Array(0..<24).map { UInt8($0 + 1) }
+        let value = ABIValue.fixedBytes(reference)
+        let asFunction = try ABIEncoder.encode([value, .uint(UInt256(7))], as: [.function, .uint(8)])
+        #expect(asFunction == (try ABIEncoder.encode([value, .uint(UInt256(7))], as: [.fixedBytes(24), .uint(8)])))
+        #expect(try ABIDecoder.decode([.function, .uint(8)], from: asFunction) == [value, .uint(UInt256(7))])
+        #expect(throws: ABIError.self) { try ABIEncoder.encode(.fixedBytes([1, 2]), as: .function) }
+        #expect(try ABIFunction(signature: "function f(function cb)").signature == "f(function)")
+        #expect(try ABIValue(parsing: "0x" + String(repeating: "ab", count: 24), as: .function) == .fixedBytes(Array(repeating: 0xab, count: 24)))
+    }
+
     @Test func lists() throws {
         #expect(try ABIType.parseList("uint256,string") == [.uint256, .string])
         #expect(try ABIType.parseList("(uint256,string)") == [.uint256, .string])
@@ -30,7 +43,7 @@ import Testing
 
     @Test(arguments: [
         "uint7", "uint264", "uint0", "bytes0", "bytes33", "uint08", "strin", "uint256[0]", "uint256[01]",
-        "(uint256", "uint256)", "uint256[", "uint256[x]", "()[]", "()[2]", "fixed128x18", "function", "uint256 x", "",
+        "(uint256", "uint256)", "uint256[", "uint256[x]", "()[]", "()[2]", "fixed128x18", "functions", "uint256 x", "",
         "uint256[99999999999999999999]", "uint256[4294967296][4294967296]",
     ])
     func invalidTypes(_ text: String) throws {

@@ -59,6 +59,8 @@ struct RandomABI {
             return .bool(chance(50))
         case .fixedBytes(let n):
             return .fixedBytes(rng.bytes(n))
+        case .function:
+            return .fixedBytes(rng.bytes(24))
         case .bytes:
             let lengths = [0, 1, 31, 32, 33, 64, below(100)]
             return .bytes(rng.bytes(lengths[below(lengths.count)]))

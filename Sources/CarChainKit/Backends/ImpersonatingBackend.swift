@@ -9,7 +9,7 @@ import EthereumWire
 /// Only for a chain that is this process's own — the in-process fork of a rehearsal (``ForkRehearsal``) — where
 /// nothing reaches a real network: it is how a rehearsal acts as the contract's manager or a user whose key this
 /// machine does not hold.
-public struct ImpersonatingBackend: ContractBackend {
+public struct ImpersonatingBackend: RPCReadingBackend {
     /// The in-process node.
     public let client: RPCClient
     /// The sender when a call or transaction names none.
@@ -32,21 +32,15 @@ public struct ImpersonatingBackend: ContractBackend {
         }
     }
 
-    public func call(to: Address, data: [UInt8], from: Address?) async throws -> CallOutcome {
-        do {
-            return .returned(try await client.call(CallRequest(from: from ?? sender, to: to, data: data)))
-        } catch {
-            if case .reverted(let revert) = error { return .reverted(revert.data) }
-            throw error
-        }
-    }
+    public var defaultSender: Address? { sender }
 
-    public func send(to: Address?, data: [UInt8], value: UInt256, from: Address?) async throws -> TransactionOutcome {
+    public func send(_ transaction: TransactionRequest, from: Address?) async throws -> TransactionOutcome {
         let from = from ?? sender
         _ = try await client.request("anvil_impersonateAccount", [.string(from.lowercasedHex)])
         let request = CallRequest(
-            from: from, to: to, gas: settings.gasLimit, gasPrice: settings.gasPrice, maxFeePerGas: settings.maxFeePerGas,
-            maxPriorityFeePerGas: settings.maxPriorityFeePerGas, value: value, data: data, type: type)
+            from: from, to: transaction.to, gas: transaction.gasLimit ?? settings.gasLimit, gasPrice: settings.gasPrice,
+            maxFeePerGas: settings.maxFeePerGas, maxPriorityFeePerGas: settings.maxPriorityFeePerGas, value: transaction.value,
+            data: transaction.data, type: type)
         let hash = try await client.request("eth_sendTransaction", [request.json]).wireBytes32("transaction hash")
         guard let receipt = try await client.receipt(hash) else {
             throw AppError.failed("the fork did not mine transaction \(hash) (its node mines each transaction at once)")

@@ -1,5 +1,6 @@
 import CarChain
 import Chain
+import EthereumContractsLocal
 import EthereumCrypto
 import EthereumPrimitives
 import EthereumRPC
@@ -54,7 +55,7 @@ public enum ScenarioRPCRunner {
             callGasLimit: scenario.callGasLimit ?? DevChainBackend.defaultCallGasLimit, signed: SignedTransactions())
         let (contract, deployment) = try await CarChainContract.deploy(backend: backend, artifact: artifact, from: deployer.address)
         let runtimeSize = try await client.code(at: contract.address).count
-        func observe(_ function: String, _ outcome: CarChain.TransactionOutcome) async -> GasObservation {
+        func observe(_ function: String, _ outcome: EthereumContracts.TransactionOutcome) async -> GasObservation {
             let bytes = await backend.signed.bytes(outcome.transactionHash)
             return GasObservation(
                 function: function, gasUsed: outcome.gasUsed, succeeded: outcome.succeeded, encoded: bytes.map(TransactionBytes.init))
@@ -103,23 +104,24 @@ actor SignedTransactions {
 
 /// A backend over JSON-RPC that signs as whichever scenario account a step names, with the scenario's fixed
 /// gas limits, and keeps each transaction's signed bytes.
-struct RecordingRPCBackend: ContractBackend {
+struct RecordingRPCBackend: RPCReadingBackend {
     let client: RPCClient
     let senders: [Address: TransactionSender]
     let deploymentGasLimit: UInt64
     let callGasLimit: UInt64
     let signed: SignedTransactions
 
-    func call(to: Address, data: [UInt8], from: Address?) async throws -> CallOutcome {
-        try await RPCContractBackend(client: client, sender: nil).call(to: to, data: data, from: from)
-    }
+    /// Every step names its sender.
+    var defaultSender: Address? { nil }
 
-    func send(to: Address?, data: [UInt8], value: UInt256, from: Address?) async throws -> CarChain.TransactionOutcome {
+    func send(_ request: TransactionRequest, from: Address?) async throws -> EthereumContracts.TransactionOutcome {
         guard let from, let sender = senders[from] else {
             throw AppError.failed("no scenario account signs for \(from.map { "\($0)" } ?? "an unnamed sender")")
         }
         let mined = try await sender.sendAndWait(
-            TransactionRequest(to: to, data: data, value: value, gasLimit: to == nil ? deploymentGasLimit : callGasLimit))
+            TransactionRequest(
+                to: request.to, data: request.data, value: request.value,
+                gasLimit: request.gasLimit ?? (request.to == nil ? deploymentGasLimit : callGasLimit)))
         await signed.record(mined.hash, mined.sent.signed.encoded)
         return await RPCContractBackend.outcome(of: mined, sender: sender)
     }

@@ -1,6 +1,7 @@
 import CarChain
 import Chain
 import EthereumABI
+import EthereumContractsLocal
 import EthereumCrypto
 import EthereumPrimitives
 import EthereumTransactions
@@ -40,7 +41,7 @@ public struct ScenarioRun: Sendable {
     /// The fork the chain ran (nil for a node given by URL, whose fork is its own).
     public var hardfork: Hardfork?
     /// The deployment's receipt.
-    public var deployment: CarChain.TransactionOutcome
+    public var deployment: EthereumContracts.TransactionOutcome
     /// The creation transaction's data in bytes (creation code and constructor arguments; forge's
     /// "Deployment Size").
     public var creationSize: Int
@@ -116,7 +117,7 @@ public enum ScenarioRunner {
     /// shared by the in-process run and the replay against a node.
     static func runSteps(
         _ scenario: Scenario, keys: [String: PrivateKey], contract: CarChainContract, flavour: CarChainFlavour, checkExpectations: Bool,
-        observe: (String, CarChain.TransactionOutcome) async throws -> GasObservation
+        observe: (String, EthereumContracts.TransactionOutcome) async throws -> GasObservation
     ) async throws -> ([ScenarioStepResult], [GasObservation]) {
         var results: [ScenarioStepResult] = []
         var observations: [GasObservation] = []
@@ -195,7 +196,7 @@ struct ChainGasObserver {
     let trace: Bool
 
     func observe(
-        _ function: String, _ outcome: CarChain.TransactionOutcome, depositedCodeSize: Int, capped: Bool
+        _ function: String, _ outcome: EthereumContracts.TransactionOutcome, depositedCodeSize: Int, capped: Bool
     ) async throws -> GasObservation {
         guard let (signed, _) = try await chain.transaction(hash: outcome.transactionHash) else {
             throw AppError.failed("transaction \(outcome.transactionHash) is not on the chain it was sent to")

@@ -1,6 +1,7 @@
 import CarChain
 import Chain
 import EthereumABI
+import EthereumContractsLocal
 import EthereumCrypto
 import EthereumPrimitives
 

@@ -31,27 +31,28 @@ extension Interpreter {
         return .running
     }
 
-    /// MLOAD inside active memory; false (nothing done) when memory must expand.
+    /// MLOAD inside active or zeroed memory (Frame.inlineOffset); false (nothing done) when the
+    /// expansion must run out of line.
     @inlinable @inline(__always)
     func opMloadActive(_ r: inout Registers, _ f: inout Frame) -> Bool {
-        guard let offset = f.activeOffset(r.top.pointee, size: 32) else { return false }
+        guard let offset = f.inlineOffset(r.top.pointee, size: 32, gas: &r.gas) else { return false }
         r.setTop(UInt256(bigEndianAt: f.memory.base + offset))
         return true
     }
 
-    /// MSTORE inside active memory; false (nothing done) when memory must expand.
+    /// MSTORE inside active or zeroed memory; false (nothing done) when the expansion must run out of line.
     @inlinable @inline(__always)
     func opMstoreActive(_ r: inout Registers, _ f: inout Frame) -> Bool {
-        guard let offset = f.activeOffset(r.top.pointee, size: 32) else { return false }
+        guard let offset = f.inlineOffset(r.top.pointee, size: 32, gas: &r.gas) else { return false }
         r.peek(1).storeBigEndian(to: f.memory.base + offset)
         r.sp -= 2
         return true
     }
 
-    /// MSTORE8 inside active memory; false (nothing done) when memory must expand.
+    /// MSTORE8 inside active or zeroed memory; false (nothing done) when the expansion must run out of line.
     @inlinable @inline(__always)
     func opMstore8Active(_ r: inout Registers, _ f: inout Frame) -> Bool {
-        guard let offset = f.activeOffset(r.top.pointee, size: 1) else { return false }
+        guard let offset = f.inlineOffset(r.top.pointee, size: 1, gas: &r.gas) else { return false }
         f.memory.base.storeBytes(of: UInt8(truncatingIfNeeded: r.peek(1).low64), toByteOffset: offset, as: UInt8.self)
         r.sp -= 2
         return true

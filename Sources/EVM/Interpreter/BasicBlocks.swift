@@ -3,8 +3,8 @@ import EthereumPrimitives
 // Basic blocks: the interpreter's fast loop checks gas and stack once per block instead of once per
 // instruction (as evmone's "advanced" interpreter does), so most instructions dispatch with no check at all.
 //
-// A block is a run of instructions entered only at its first one and left only after its last one. It
-// starts at the code's first byte, at every JUMPDEST, and after every instruction that ends one:
+// A block is a run of instructions entered at its first one and left only after its last one. It starts at
+// the code's first byte, at every JUMPDEST, and after every instruction that ends one:
 // - instructions after which execution does not simply continue: STOP, JUMP, JUMPI, RETURN, REVERT,
 //   INVALID, SELFDESTRUCT, any byte the fork does not define;
 // - instructions that read the gas left, which must then be exact: GAS, SSTORE (EIP-2200's stipend
@@ -21,6 +21,13 @@ import EthereumPrimitives
 // latest; stack: the instruction whose bound fails halts). When both pass, no instruction of the block can
 // fail on gas or stack before its own dynamic part, and the instructions that read the gas left are the last
 // of their block, so they see what per-instruction charging leaves.
+//
+// A block that falls through into a JUMPDEST (no block-ending instruction before it) is charged together with
+// the block there, and so on down the chain of such blocks: the straight line of code from the entry to the
+// first block-ending instruction. A jump to that JUMPDEST enters its own block (the rest of the chain), but
+// execution that falls into it has already paid for it, so the loop passes over it like any other
+// instruction. What is charged at entry is still exactly what runs when no instruction halts, and when the
+// check fails the line of code is straight, so the checked loop halts in it as per-instruction checking does.
 
 /// The static gas of a basic block and the stack heights it may start at, packed in 8 bytes. Computed
 /// on first entry (``AnalyzedCode/computeBlock(at:table:)``); all zeros means not yet computed.
@@ -75,52 +82,101 @@ extension Operation {
 }
 
 extension AnalyzedCode {
-    /// Walks the block starting at `start` to its end, records its cost and returns it.
+    /// Records and returns the cost of the block at `start`: its own instructions and, when it falls through
+    /// into a JUMPDEST, the cost of the block there (computed first if needed), so a JUMPDEST reached by
+    /// falling through is charged in advance and costs the loop nothing (see the file comment). The chain of
+    /// blocks linked by falling through is walked once, back to front, and every block of it is recorded,
+    /// so analysis stays linear in the code's length whatever the entry points.
     @usableFromInline @inline(never)
     func computeBlock(at start: Int, table: InstructionTable) -> BlockCost {
-        let cost = table.entries.withUnsafeBufferPointer { entries in
+        table.entries.withUnsafeBufferPointer { entries in
             table.stackDeltas.withUnsafeBufferPointer { deltas in
-                Self.walkBlock(from: start, operations: operations, count: count, entries: entries, deltas: deltas)
+                // The chain's segments up to the first block already known, or to the block-ending instruction.
+                var segments: [(start: Int, segment: BlockSegment)] = []
+                var next: Int? = start
+                while let at = next, !blocks[at].isKnown {
+                    let segment = Self.walkSegment(from: at, operations: operations, count: count, entries: entries, deltas: deltas)
+                    segments.append((at, segment))
+                    next = segment.fallsInto
+                }
+                var cost = next.map { blocks[$0] }
+                for (at, segment) in segments.reversed() {
+                    let combined = segment.followed(by: cost)
+                    blocks[at] = combined
+                    cost = combined
+                }
+                return blocks[start]
             }
         }
-        blocks[start] = cost
-        return cost
     }
 
-    /// The cost of the block at `start`: its static gas, the height its inputs need (the most any
-    /// instruction needs below what the block pushed before it) and the height its outputs allow (1024 less
-    /// the most the stack grows above the start by the end of any instruction).
+    /// Walks the instructions of the block at `start` up to the next JUMPDEST (not included), or to the
+    /// instruction that ends the block (included).
     @usableFromInline
-    static func walkBlock(
+    static func walkSegment(
         from start: Int, operations: UnsafePointer<Operation>, count: Int, entries: UnsafeBufferPointer<InstructionCost>,
         deltas: UnsafeBufferPointer<Int8>
-    ) -> BlockCost {
-        var gas: UInt64 = 0
-        var change = 0  // stack items the block has added so far (negative: removed)
-        var needed = 0  // start height the inputs need
-        var peak = 0  // the most the stack rises above the start height
+    ) -> BlockSegment {
+        var segment = BlockSegment()
         var pc = start
         while true {
             let operation = operations[pc]
             let entry = entries[Int(operation.rawValue)]
-            guard entry.isDefined else { return .alwaysChecked }
-            gas &+= UInt64(entry.staticGas)
-            needed = Swift.max(needed, Int(entry.minStack) &- change)
+            guard entry.isDefined else {
+                segment.undefined = true
+                return segment
+            }
+            segment.gas &+= UInt64(entry.staticGas)
+            segment.needed = Swift.max(segment.needed, Int(entry.minStack) &- segment.change)
             let delta = Int(deltas[Int(operation.rawValue)])
-            peak = Swift.max(peak, change &+ Swift.max(0, delta))
-            change &+= delta
-            if operation.endsBasicBlock { break }
+            segment.peak = Swift.max(segment.peak, segment.change &+ Swift.max(0, delta))
+            segment.change &+= delta
+            if operation.endsBasicBlock { return segment }
             // PUSH1–PUSH32 skip their immediates; beyond the code every entry is STOP, which ends the block.
             if operation.rawValue >= Operation.push1.rawValue && operation.rawValue <= Operation.push32.rawValue {
                 pc &+= Int(operation.rawValue &- Operation.push1.rawValue) &+ 1
             }
             pc &+= 1
             if pc >= count { pc = count }
-            if operations[pc] == .jumpdest { break }
+            if operations[pc] == .jumpdest {
+                segment.fallsInto = pc
+                return segment
+            }
         }
-        let highest = InstructionTable.stackLimit &- peak
+    }
+}
+
+/// The instructions of a block up to the JUMPDEST it falls into (or its end): what they charge and how they
+/// move the stack, before the cost of what follows is added.
+@usableFromInline
+struct BlockSegment {
+    /// Static gas of the instructions.
+    var gas: UInt64 = 0
+    /// Stack items the segment adds by its end (negative: removes).
+    var change = 0
+    /// The start height its inputs need.
+    var needed = 0
+    /// The most the stack rises above the start height.
+    var peak = 0
+    /// It holds an instruction the fork does not define.
+    var undefined = false
+    /// The JUMPDEST it falls into, if it does not end with a block-ending instruction.
+    var fallsInto: Int?
+
+    /// The cost of this segment followed by the block `next` (nil: nothing follows).
+    func followed(by next: BlockCost?) -> BlockCost {
+        if undefined { return .alwaysChecked }
+        var gas = gas
+        var needed = needed
+        var highest = InstructionTable.stackLimit &- peak
+        if let next {
+            // A block whose check always fails makes every chain into it fail the same way.
+            if next.minHeight == BlockCost.alwaysChecked.minHeight { return .alwaysChecked }
+            gas &+= UInt64(next.gas)
+            needed = Swift.max(needed, Int(next.minHeight) &- change)
+            highest = Swift.min(highest, Int(next.minHeight) &+ Int(next.limit) &- 1 &- change)
+        }
         guard needed <= highest, gas <= UInt64(UInt32.max) else { return .alwaysChecked }
-        return BlockCost(
-            gas: UInt32(gas), minHeight: UInt16(needed), limit: UInt16(highest &- needed &+ 1))
+        return BlockCost(gas: UInt32(gas), minHeight: UInt16(needed), limit: UInt16(highest &- needed &+ 1))
     }
 }

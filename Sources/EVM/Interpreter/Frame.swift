@@ -62,13 +62,23 @@ struct Frame {
 
     // MARK: Memory
 
-    /// The offset when `[offset, offset + size)` lies in active memory (no expansion needed), else
-    /// nil: the loop's inline path for MLOAD/MSTORE/MSTORE8, which expand out of line.
+    /// The loop's inline path for MLOAD/MSTORE/MSTORE8: the offset when `[offset, offset + size)` lies in
+    /// active memory, or in the zeroed bytes past it (``Memory/zeroed``) and `gas` covers the expansion,
+    /// which is then charged; else nil with nothing done (the instruction runs out of line, which
+    /// reallocates and zeroes, or fails for want of gas).
     @inlinable @inline(__always)
-    func activeOffset(_ offset: UInt256, size: Int) -> Int? {
+    mutating func inlineOffset(_ offset: UInt256, size: Int, gas: inout Int64) -> Int? {
         guard offset.fitsInUInt64, offset.low64 <= UInt64(Memory.maxSize) else { return nil }
         let start = Int(offset.low64)
-        return start &+ size <= memory.size ? start : nil
+        let end = start &+ size
+        if end <= memory.size { return start }
+        guard end <= memory.zeroed else { return nil }
+        let newSize = (end &+ 31) & ~31
+        let charge = Memory.cost(words: newSize &>> 5) &- Memory.cost(words: memory.size &>> 5)
+        guard gas >= charge else { return nil }
+        gas &-= charge
+        memory.size = newSize
+        return start
     }
 
     /// Makes `[offset, offset + size)` active, charging the expansion to `gas`; returns the offset, or

@@ -6,8 +6,9 @@ import EthereumPrimitives
 // in one of two ways, from the same source:
 // - the block loop (``runBlocks(_:_:_:)``, without a tracer) checks and charges a whole basic block when it
 //   enters it (``BlockCost``, BasicBlocks.swift): at the frame's start or resumption, on a jump (which lands
-//   on a JUMPDEST and goes straight past it), on a JUMPDEST reached by falling through, after a JUMPI not
-//   taken and after the few other instructions that end a block. Most instructions dispatch with no check.
+//   on a JUMPDEST and goes straight past it), after a JUMPI not taken and after the few other instructions
+//   that end a block; a JUMPDEST reached by falling through was paid for with the block before it. Most
+//   instructions dispatch with no check.
 // - the checked loop (``runChecked(_:_:_:)``) checks each instruction against the fork's instruction table
 //   (derived from the opcode definitions, Opcodes.swift) before it runs. It runs frames under a tracer, and
 //   a block whose check failed, from its first instruction: the frame then halts in that block exactly as
@@ -15,9 +16,10 @@ import EthereumPrimitives
 //
 // Two tiers keep pc, gas and the stack pointer (``Registers``) in CPU registers. Operations whose body
 // makes no call (arithmetic without division, comparisons, bit operations, stack, jumps, environment
-// reads, MLOAD/MSTORE inside active memory) are inlined into the loop. Every other one (host access,
-// division, hashing, copies, memory expansion, calls, logs, halts with output) runs in
-// ``runOutOfLine(_:_:_:)``, which takes the registers by value and returns them: the loop then holds
+// reads, MLOAD/MSTORE inside active memory or the zeroed bytes past it) are inlined into the loop. Every
+// other one (host access, division, hashing, copies, memory expansion past the zeroed bytes, calls, logs,
+// halts with output) runs in ``runOutOfLine(_:_:_:)``, which takes the registers by value and returns them:
+// the loop then holds
 // them in no register across a call, so it needs no callee-saved register (and no spill) for them.
 extension Interpreter {
     /// Runs `f` until it halts or asks for a child frame.
@@ -156,12 +158,9 @@ extension Interpreter {
                 if let s = halting(opGas(&r, &f), gasBefore &- r.gas) { return s }
                 if !checked && !enterNextBlock(&r, &f, blocks, stackBase, operations) { return .running }
             case .jumpdest:
-                if let s = halting(opJumpdest(&r, &f), gasBefore &- r.gas) { return s }
-                // Reached by falling through (a jump goes past it): the block starts here.
-                if !checked && !enterBlock(r.pc &- 1, &r, &f, blocks, stackBase) {
-                    r.pc &-= 1
-                    return .running
-                }
+                // In the block loop it is reached only by falling through (a jump goes past it), and the block
+                // that fell into it has paid for it and for its block (BasicBlocks.swift).
+                if checked, let s = halting(opJumpdest(&r, &f), gasBefore &- r.gas) { return s }
             case .push0: if let s = halting(opPush0(&r), gasBefore &- r.gas) { return s }
             case .push1: if let s = halting(opPush1(&r, code), gasBefore &- r.gas) { return s }
             case .push2: if let s = halting(opPush(&r, code, 2), gasBefore &- r.gas) { return s }

@@ -3,6 +3,13 @@ import EthereumPrimitives
 /// A call frame's memory: a contiguous, zero-filled, growable byte buffer whose size is always a
 /// multiple of 32. Buffers come from and return to the interpreter's pool, so a frame does not
 /// allocate unless it needs more memory than any earlier frame at its depth.
+///
+/// Zeroing runs ahead of the active size: the bytes from ``size`` up to ``zeroed`` are known to be zero,
+/// and growing past ``zeroed`` zeroes ahead as much again as is zeroed (256 bytes to 4 KiB, within the
+/// capacity). A contract that grows its
+/// memory a word at a time (an allocator bumping the free-memory pointer) then pays no zero-filling and
+/// no call on most expansions, and the loop expands inline up to ``zeroed`` (``Frame/inlineOffset``).
+/// Every byte is zeroed once per use of the buffer, as before; a buffer goes back to the pool as it is.
 @usableFromInline
 struct Memory {
     /// The buffer; `capacity` bytes, of which `size` are in use.
@@ -11,6 +18,8 @@ struct Memory {
     @usableFromInline var size: Int
     /// The allocated bytes.
     @usableFromInline var capacity: Int
+    /// The bytes from `size` up to here are zero (`size ≤ zeroed ≤ capacity`, a multiple of 32).
+    @usableFromInline var zeroed: Int
 
     /// The largest memory a frame may have. Expanding to 4 GiB costs more than 3·10^13 gas, far
     /// beyond any real gas limit, so refusing larger sizes as out of gas changes no outcome.
@@ -21,7 +30,11 @@ struct Memory {
         self.base = base
         self.size = 0
         self.capacity = capacity
+        self.zeroed = 0
     }
+
+    /// The most zeroing runs ahead of an expansion that passes ``zeroed``.
+    @usableFromInline static let zeroingStep = 4_096
 
     /// Total gas for `words` words of memory: 3·w + w²/512 (Yellow Paper, C_mem).
     @inlinable @inline(__always)
@@ -40,20 +53,30 @@ struct Memory {
         let charge = Memory.cost(words: newSize >> 5) &- Memory.cost(words: size >> 5)
         gas &-= charge
         if gas < 0 { return false }
-        if newSize > capacity { reallocate(atLeast: newSize) }
-        (base + size).initializeMemory(as: UInt8.self, repeating: 0, count: newSize &- size)
+        if newSize > zeroed { prepare(newSize) }
         size = newSize
         return true
     }
 
-    @usableFromInline
-    mutating func reallocate(atLeast newSize: Int) {
-        let newCapacity = Swift.max(newSize, capacity &* 2)
-        let newBase = UnsafeMutableRawPointer.allocate(byteCount: newCapacity, alignment: 32)
-        newBase.copyMemory(from: base, byteCount: size)
-        base.deallocate()
-        base = newBase
-        capacity = newCapacity
+    /// Makes the bytes up to `newSize` available and zero (reallocating when the capacity is short),
+    /// zeroing ahead (see the type's comment).
+    @usableFromInline @inline(never)
+    mutating func prepare(_ newSize: Int) {
+        if newSize > capacity {
+            let newCapacity = Swift.max(newSize, capacity &* 2)
+            let newBase = UnsafeMutableRawPointer.allocate(byteCount: newCapacity, alignment: 32)
+            newBase.copyMemory(from: base, byteCount: size)
+            base.deallocate()
+            base = newBase
+            capacity = newCapacity
+            zeroed = size
+        }
+        // The step grows with the zeroed part (at least 256 bytes, at most zeroingStep), so a frame that
+        // uses little memory does not pay for zeroing 4 KiB.
+        let step = Swift.min(Swift.max(zeroed, 256), Memory.zeroingStep)
+        let target = Swift.min(capacity, Swift.max(newSize, zeroed &+ step))
+        (base + zeroed).initializeMemory(as: UInt8.self, repeating: 0, count: target &- zeroed)
+        zeroed = target
     }
 
     /// The active memory as bytes.

@@ -21,6 +21,22 @@ public struct RPCLog: Sendable, Hashable {
     /// True when a re-org removed the log.
     public var removed: Bool
 
+    /// A log record from its fields (e.g. one an in-process chain returns).
+    public init(
+        address: Address, topics: [Bytes32], data: [UInt8], blockNumber: UInt64? = nil, blockHash: Bytes32? = nil,
+        transactionHash: Bytes32? = nil, transactionIndex: UInt64? = nil, logIndex: UInt64? = nil, removed: Bool = false
+    ) {
+        self.address = address
+        self.topics = topics
+        self.data = data
+        self.blockNumber = blockNumber
+        self.blockHash = blockHash
+        self.transactionHash = transactionHash
+        self.transactionIndex = transactionIndex
+        self.logIndex = logIndex
+        self.removed = removed
+    }
+
     /// Reads a log object.
     public init(json: JSONValue, path: String = "log") throws(WireError) {
         let o = try json.wireObject(path)

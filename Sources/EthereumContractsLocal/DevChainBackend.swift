@@ -1,0 +1,212 @@
+import Chain
+import EthereumContracts
+import EthereumCrypto
+import EthereumPrimitives
+import EthereumRPC
+import EthereumTransactions
+import EthereumWire
+
+/// A ``ContractBackend`` on an in-process ``DevChain``: no node, no network — any contract deployed and driven in
+/// this process (the "local contract simulator"). Calls, estimates and log queries go to the chain directly;
+/// transactions are signed here (with the chain's dev keys, or keys given at creation) as legacy EIP-155
+/// transactions, submitted, and read back from their receipts once mined.
+///
+/// The gas limit of a transaction is the chain's estimate × 1.2 unless fixed (`deploymentGasLimit`,
+/// `callGasLimit`, or the call's own limit): with an estimate, a transaction that would revert is reported
+/// unsent (``RevertedBeforeSending``), as a real node's client does; with a fixed limit it is mined and fails, so
+/// its gas shows. A failed transaction's revert data is recovered by re-executing it (``DevChain/trace(transaction:options:limits:traceLimits:)``).
+public struct DevChainBackend: ContractBackend {
+    /// The chain transactions go to.
+    public let chain: DevChain
+    /// The sender when a call or transaction names none.
+    public var defaultSender: Address? { defaultSenderOverride ?? initialSender }
+    private let initialSender: Address
+    private var defaultSenderOverride: Address?
+    /// A fixed gas limit for contract creations; nil: the estimate × 1.2.
+    public var deploymentGasLimit: UInt64?
+    /// A fixed gas limit for every other transaction; nil: the estimate × 1.2.
+    public var callGasLimit: UInt64?
+    /// The legacy gas price; nil takes the chain's suggestion (``DevChain/gasPrice()``) at each send.
+    public var gasPrice: UInt256?
+    /// The longest wait for a transaction to be mined, in seconds (a chain mining on an interval takes a while).
+    public var miningTimeout: Double = 60
+    private let keys: [Address: PrivateKey]
+
+    /// A fixed deployment gas limit some set-ups use (the CarChain seed's replays): 6,700,000.
+    public static let defaultDeploymentGasLimit: UInt64 = 6_700_000
+    /// A fixed call gas limit some set-ups use (the CarChain seed's replays): 210,000.
+    public static let defaultCallGasLimit: UInt64 = 210_000
+
+    /// A backend signing for the chain's dev accounts and for `keys`; `defaultSender` defaults to the first of
+    /// `keys`, else the chain's first dev account.
+    public init(
+        chain: DevChain, keys: [PrivateKey] = [], defaultSender: Address? = nil, deploymentGasLimit: UInt64? = nil,
+        callGasLimit: UInt64? = nil, gasPrice: UInt256? = nil
+    ) throws(DevChainBackendError) {
+        var known: [Address: PrivateKey] = [:]
+        for account in chain.config.devAccounts { if let key = account.privateKey { known[account.address] = key } }
+        for key in keys { known[key.address] = key }
+        guard let sender = defaultSender ?? keys.first?.address ?? chain.accounts.first else {
+            throw .noSender
+        }
+        guard known[sender] != nil else { throw .unknownSender(sender) }
+        self.chain = chain
+        self.keys = known
+        self.initialSender = sender
+        self.deploymentGasLimit = deploymentGasLimit
+        self.callGasLimit = callGasLimit
+        self.gasPrice = gasPrice
+    }
+
+    /// True when the backend can sign for `address`.
+    public func canSign(for address: Address) -> Bool { keys[address] != nil }
+
+    public func chainID() async throws -> UInt64 { chain.chainId }
+
+    public func call(_ request: CallRequest, at block: BlockTag) async throws -> CallOutcome {
+        let result: CallResult
+        do throws(ChainError) { result = try await chain.call(request, at: Self.blockID(block)) } catch { throw DevChainBackendError.chain(error) }
+        return result.isSuccess ? .returned(result.output) : .reverted(result.output)
+    }
+
+    public func estimateGas(_ request: CallRequest, at block: BlockTag) async throws -> GasEstimate {
+        do throws(ChainError) {
+            return .gas(try await chain.estimateGas(request, at: Self.blockID(block)))
+        } catch {
+            if case .executionReverted(let data, _) = error { return .reverted(data) }
+            throw DevChainBackendError.chain(error)
+        }
+    }
+
+    public func logs(_ filter: EthereumWire.LogFilter) async throws -> [RPCLog] {
+        let chainFilter = Chain.LogFilter(
+            fromBlock: filter.fromBlock.map(Self.blockID), toBlock: filter.toBlock.map(Self.blockID), blockHash: filter.blockHash,
+            addresses: filter.addresses, topics: filter.topics.map { $0 ?? [] })
+        let entries: [LogEntry]
+        do throws(ChainError) { entries = try await chain.logs(chainFilter) } catch { throw DevChainBackendError.chain(error) }
+        return entries.map {
+            RPCLog(
+                address: $0.address, topics: $0.topics, data: $0.data, blockNumber: $0.blockNumber, blockHash: $0.blockHash,
+                transactionHash: $0.transactionHash, transactionIndex: UInt64($0.transactionIndex), logIndex: UInt64($0.logIndex),
+                removed: $0.removed)
+        }
+    }
+
+    public func code(at address: Address, block: BlockTag) async throws -> [UInt8] {
+        do throws(ChainError) { return try await chain.code(address, at: Self.blockID(block)) } catch { throw DevChainBackendError.chain(error) }
+    }
+
+    public func send(_ request: TransactionRequest, from: Address?) async throws -> EthereumContracts.TransactionOutcome {
+        guard let sender = from ?? defaultSender else { throw DevChainBackendError.noSender }
+        guard let key = keys[sender] else { throw DevChainBackendError.unknownSender(sender) }
+        let gasLimit = try await self.gasLimit(for: request, from: sender)
+        let hash: Bytes32
+        do throws(ChainError) {
+            let nonce = try await chain.nonce(sender, at: .pending)
+            let price: UInt256
+            if let gasPrice { price = gasPrice } else { price = await chain.gasPrice() }
+            let transaction = Transaction.legacy(
+                LegacyTransaction(
+                    nonce: nonce, gasPrice: price, gasLimit: gasLimit, to: request.to, value: request.value, data: request.data,
+                    chainId: chain.chainId))
+            hash = try await chain.sendRawTransaction(transaction.sign(with: key).encoded)
+        } catch {
+            throw DevChainBackendError.chain(error)
+        }
+        let receipt = try await minedReceipt(hash)
+        var revertData: [UInt8]?
+        if !receipt.status {
+            revertData = try? await chain.trace(transaction: hash).returnValue
+        }
+        return EthereumContracts.TransactionOutcome(
+            succeeded: receipt.status, transactionHash: hash, blockNumber: receipt.blockNumber, gasUsed: receipt.gasUsed,
+            effectiveGasPrice: receipt.effectiveGasPrice,
+            logs: receipt.logs.map { TransactionLog(address: $0.address, topics: $0.topics, data: $0.data) },
+            revertData: revertData, contractAddress: receipt.status ? receipt.contractAddress : nil)
+    }
+
+    /// The request's own limit, the fixed one for its kind, or the estimate × 1.2 (at most the block gas limit).
+    private func gasLimit(for request: TransactionRequest, from sender: Address) async throws -> UInt64 {
+        if let fixed = request.gasLimit ?? (request.to == nil ? deploymentGasLimit : callGasLimit) { return fixed }
+        let call = CallRequest(from: sender, to: request.to, value: request.value, data: request.data)
+        do throws(ChainError) {
+            let estimate = try await chain.estimateGas(call)
+            let padded = estimate.multipliedReportingOverflow(by: 6)
+            let limit = padded.overflow ? UInt64.max : padded.partialValue / 5
+            return Swift.max(estimate, Swift.min(limit, await chain.pendingGasLimit()))
+        } catch {
+            if case .executionReverted(let data, let reason) = error {
+                throw RevertedBeforeSending(data: data, message: "execution reverted" + (reason.map { ": \($0)" } ?? ""))
+            }
+            throw DevChainBackendError.chain(error)
+        }
+    }
+
+    /// The receipt of `hash`, waiting while the chain mines on an interval.
+    private func minedReceipt(_ hash: Bytes32) async throws -> Receipt {
+        let clock = ContinuousClock()
+        let deadline = clock.now + .milliseconds(Int64(Swift.max(0, Swift.min(miningTimeout, 86_400)) * 1000))
+        while true {
+            do throws(ChainError) {
+                if let receipt = try await chain.receipt(hash: hash) { return receipt }
+            } catch {
+                throw DevChainBackendError.chain(error)
+            }
+            guard clock.now < deadline else { throw DevChainBackendError.notMined(hash, seconds: miningTimeout) }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    /// The chain's block id for a JSON-RPC block tag.
+    static func blockID(_ tag: BlockTag) -> BlockID {
+        switch tag {
+        case .latest: return .latest
+        case .pending: return .pending
+        case .earliest: return .earliest
+        case .safe: return .safe
+        case .finalized: return .finalized
+        case .number(let n): return .number(n)
+        }
+    }
+}
+
+/// Why a ``DevChainBackend`` could not call or send.
+public enum DevChainBackendError: Error, Sendable, CustomStringConvertible {
+    /// No key was given and the chain has no dev account to send from.
+    case noSender
+    /// The backend holds no key for this sender.
+    case unknownSender(Address)
+    /// The transaction was accepted but no block included it in time.
+    case notMined(Bytes32, seconds: Double)
+    /// The chain refused the call or transaction.
+    case chain(ChainError)
+
+    public var description: String {
+        switch self {
+        case .noSender: return "the dev chain backend has no account to send from"
+        case .unknownSender(let address): return "the dev chain backend holds no key for \(address.checksummed)"
+        case .notMined(let hash, let seconds): return "transaction \(hash) was not mined within \(Int(seconds)) s"
+        case .chain(let error): return "dev chain: \(error)"
+        }
+    }
+}
+
+extension DevChainBackend {
+    /// A backend on a new deterministic chain in memory (the test mnemonic's funded dev accounts, automining), for
+    /// tests and examples that need no `Chain` import: `backend.chain` is the chain, to close or to drive further.
+    public static func ephemeral(hardfork: Hardfork? = nil) async throws -> DevChainBackend {
+        var config = ChainConfig.deterministic()
+        if let hardfork { config.hardfork = hardfork }
+        let chain: DevChain
+        do throws(ChainError) { chain = try await DevChain(config: config, storage: .memory) } catch { throw DevChainBackendError.chain(error) }
+        return try DevChainBackend(chain: chain)
+    }
+
+    /// A backend on the same chain sending as `sender` by default (one of the dev accounts, or a key given at creation).
+    public func sending(as sender: Address) throws(DevChainBackendError) -> DevChainBackend {
+        guard keys[sender] != nil else { throw .unknownSender(sender) }
+        var copy = self
+        copy.defaultSenderOverride = sender
+        return copy
+    }
+}
