@@ -183,3 +183,25 @@ def test_batch_delete_and_query(firebase, node):
     legacy = node.request("POST", f"/identitytoolkit.googleapis.com/v1/projects/{PROJECT}:queryAccounts",
                           {"returnUserInfo": False}, headers={"Authorization": "Bearer owner"})
     assert legacy.status == 200
+
+
+def test_import_refuses_hashes_it_could_not_check(node):
+    """A bcrypt cost above 16 or a hash longer than 1024 bytes (whose check would take minutes) is a per-account error
+    at import, not an account that can never sign in; the other accounts of the request are imported."""
+    import bcrypt
+    uid = "unchecked-" + uuid.uuid4().hex[:8]
+
+    def b64(data: bytes) -> str:
+        return base64.b64encode(data).decode()
+
+    costly = bcrypt.hashpw(b"pw", bcrypt.gensalt(rounds=4)).replace(b"$04$", b"$17$", 1)
+    result = node.admin("POST", "accounts:batchCreate", {"hashAlgorithm": "BCRYPT", "users": [
+        {"localId": uid + "-a", "passwordHash": b64(costly)},
+        {"localId": uid + "-b", "passwordHash": b64(bcrypt.hashpw(b"pw", bcrypt.gensalt(rounds=4)))}]}).json()
+    assert [e["index"] for e in result["error"]] == [0] and "BCRYPT" in result["error"][0]["message"]
+    long = node.admin("POST", "accounts:batchCreate", {"hashAlgorithm": "PBKDF2_SHA256", "rounds": 1000, "users": [
+        {"localId": uid + "-c", "passwordHash": b64(os.urandom(1025)), "salt": b64(b"salt")},
+        {"localId": uid + "-d", "passwordHash": b64(os.urandom(32)), "salt": b64(b"salt")}]}).json()
+    assert [e["index"] for e in long["error"]] == [0] and "1-1024 bytes" in long["error"][0]["message"]
+    found = node.admin("POST", "accounts:lookup", {"localId": [uid + "-b", uid + "-d", uid + "-a"]}).json()
+    assert sorted(u["localId"] for u in found["users"]) == [uid + "-b", uid + "-d"]

@@ -75,6 +75,21 @@ def test_totp_enrollment_and_sign_in(firebase, node):
                                             "totpVerificationInfo": {"verificationCode": totp(info["sharedSecretKey"])}})
     assert again.error_code == "INVALID_MFA_PENDING_CREDENTIAL"
     assert v2(node, "mfaSignIn:finalize", {}).error_code == "MISSING_CREDENTIAL"
+    # An email link is a first factor too: it stops at the same step (as Firebase's emulator answers it).
+    assert node.client("sendOobCode", {"requestType": "EMAIL_SIGNIN", "email": email,
+                                       "continueUrl": "http://localhost"}).status == 200
+    link_code = [c for c in node.oob_codes(email) if c["requestType"] == "EMAIL_SIGNIN"][-1]["oobCode"]
+    by_link = node.client("signInWithEmailLink", {"email": email, "oobCode": link_code})
+    assert by_link.status == 200, by_link.body
+    assert "idToken" not in by_link.json() and by_link.json()["isNewUser"] is False
+    assert by_link.json()["kind"] == "identitytoolkit#EmailLinkSigninResponse"
+    assert [f["mfaEnrollmentId"] for f in by_link.json()["mfaInfo"]] == [enrollment_id]
+    linked = v2(node, "mfaSignIn:finalize", {"mfaPendingCredential": by_link.json()["mfaPendingCredential"],
+                                             "mfaEnrollmentId": enrollment_id,
+                                             "totpVerificationInfo": {"verificationCode": totp(info["sharedSecretKey"])}})
+    assert linked.status == 200, linked.body
+    linked_claims = auth.verify_id_token(linked.json()["idToken"])
+    assert linked_claims["firebase"]["sign_in_second_factor"] == "totp" and linked_claims["uid"] == first["localId"]
     # Withdrawing the factor restores password-only sign-in.
     withdrawn = v2(node, "mfaEnrollment:withdraw", {"idToken": done.json()["idToken"], "mfaEnrollmentId": enrollment_id})
     assert withdrawn.status == 200

@@ -104,6 +104,7 @@ extension AuthEmulator {
         }
         let now = clock.now()
         user.passwordHash = hash
+        user.importedPassword = nil
         user.passwordUpdatedAt = now
         user.emailVerified = true
         user.validSince = now
@@ -116,9 +117,32 @@ extension AuthEmulator {
     /// `accounts:signInWithEmailLink`: signs in to (or creates) the account of an `EMAIL_SIGNIN` code's email;
     /// the email counts as verified. With an ID token, links the email to that account instead (`EMAIL_EXISTS`
     /// when another account has it). Errors: `MISSING_EMAIL`, `MISSING_OOB_CODE`, `INVALID_OOB_CODE`,
-    /// `EXPIRED_OOB_CODE`, `INVALID_EMAIL` (not the code's email), `USER_DISABLED`.
+    /// `EXPIRED_OOB_CODE`, `INVALID_EMAIL` (not the code's email), `USER_DISABLED`; `OPERATION_NOT_ALLOWED` for an
+    /// account with second factors (the REST route answers `mfaPendingCredential` instead, see `emailLinkSignIn`).
     public func signInWithEmailLink(_ request: AuthWire.SignInWithEmailLinkRequest) async throws(AuthServiceError)
         -> AuthWire.SignInResponse
+    {
+        switch try await emailLinkSignIn(request) {
+        case .signedIn(let response): return response
+        case .secondFactorRequired:
+            throw .badRequest(
+                .operationNotAllowed,
+                "the account has second factors: sign in over the REST API, which answers mfaPendingCredential")
+        }
+    }
+
+    /// What a valid email link leads to: tokens, or (an account with second factors) a pending credential.
+    enum EmailLinkSignInOutcome: Sendable {
+        case signedIn(AuthWire.SignInResponse)
+        case secondFactorRequired(AuthWire.MFAPendingResponse)
+    }
+
+    /// `accounts:signInWithEmailLink` as the REST API answers it. The code is spent and the email marked verified
+    /// either way; an account with second factors then gets `mfaPendingCredential` and `mfaInfo` instead of tokens
+    /// (as after a password: the link is a first factor), and its last sign-in is recorded only once the second
+    /// factor is given.
+    func emailLinkSignIn(_ request: AuthWire.SignInWithEmailLinkRequest) async throws(AuthServiceError)
+        -> EmailLinkSignInOutcome
     {
         guard try await enabledSettings().enableEmailLinkSignin else { throw .badRequest(.operationNotAllowed) }
         var linking: AuthUserRecord?
@@ -150,17 +174,25 @@ extension AuthEmulator {
         user.email = email
         user.emailVerified = true
         user.emailLinkSignin = true
-        user.lastLoginAt = now
         if isNew {
             try await insertWithFreshUID(&user)
         } else {
             let updated = user
             do throws(AuthStoreError) { try await store.saveUser(updated) } catch { throw Self.storeFailure(error) }
         }
+        if try await needsSecondFactor(user) {
+            let pending = try await pendingSecondFactor(for: user, provider: "password")
+            return .secondFactorRequired(
+                AuthWire.MFAPendingResponse(
+                    kind: "identitytoolkit#EmailLinkSigninResponse", localId: user.uid, email: email, registered: nil,
+                    isNewUser: isNew, mfaPendingCredential: pending.credential, mfaInfo: pending.factors))
+        }
+        try await storeCall { try await self.store.recordLogin(uid: user.uid, at: now) }
         let tokens = try await startSession(for: user, provider: "password", authTime: now)
-        return AuthWire.SignInResponse(
-            kind: "identitytoolkit#EmailLinkSigninResponse", localId: user.uid, email: email, isNewUser: isNew,
-            idToken: tokens.idToken, refreshToken: tokens.refreshToken, expiresIn: tokens.expiresIn)
+        return .signedIn(
+            AuthWire.SignInResponse(
+                kind: "identitytoolkit#EmailLinkSigninResponse", localId: user.uid, email: email, isNewUser: isNew,
+                idToken: tokens.idToken, refreshToken: tokens.refreshToken, expiresIn: tokens.expiresIn))
     }
 
     /// `GET /emulator/v1/projects/{p}/oobCodes`: the unexpired codes "sent".

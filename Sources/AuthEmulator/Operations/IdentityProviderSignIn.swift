@@ -25,7 +25,12 @@ extension AuthEmulator {
         if let post = request.postBody { parameters.merge(FormEncoding.decode(post)) { _, new in new } }
         if let fragment = components.fragment { parameters.merge(FormEncoding.decode(fragment)) { _, new in new } }
         guard let providerId = parameters["providerId"]?.lowercased(), !providerId.isEmpty else {
-            throw .badRequest(.invalidCredentialOrProviderID, "Invalid IdP response/credential: \(uri.prefix(200))")
+            // The URI is named without its query and fragment, which may carry a provider's token.
+            var named = components
+            named.query = nil
+            named.fragment = nil
+            throw .badRequest(
+                .invalidCredentialOrProviderID, "Invalid IdP response/credential: \((named.string ?? "").prefix(200))")
         }
         try await checkProviderEnabled(providerId)
         let idToken = parameters["id_token"].flatMap { $0.isEmpty ? nil : $0 }

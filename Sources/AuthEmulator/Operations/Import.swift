@@ -90,7 +90,21 @@ extension AuthEmulator {
         }
         if let hash = imported.passwordHash?.bytes {
             guard let algorithm else { throw .badRequest(.missingHashAlgorithm) }
-            user.importedPassword = ImportedPasswordHash(algorithm: algorithm, salt: imported.salt?.bytes ?? [], hash: hash)
+            let salt = imported.salt?.bytes ?? []
+            guard ImportedPasswordHash.hashLengths.contains(hash.count), ImportedPasswordHash.saltLengths.contains(salt.count)
+            else {
+                throw .badRequest(.invalidArgument, "passwordHash must be 1-1024 bytes and salt at most 1024 bytes")
+            }
+            if algorithm == .bcrypt {
+                guard let setting = Bcrypt.parse(String(decoding: hash, as: UTF8.self)), setting.hash != nil,
+                    setting.cost <= Bcrypt.maximumCost
+                else {
+                    throw .badRequest(
+                        .invalidArgument,
+                        "a BCRYPT passwordHash is a $2a$, $2b$ or $2y$ string of cost 4-\(Bcrypt.maximumCost)")
+                }
+            }
+            user.importedPassword = ImportedPasswordHash(algorithm: algorithm, salt: salt, hash: hash)
             user.passwordUpdatedAt = now
         } else if let raw = imported.rawPassword {
             user.passwordHash = try await hashNewPassword(raw)

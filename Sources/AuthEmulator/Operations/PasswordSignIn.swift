@@ -29,7 +29,8 @@ extension AuthEmulator {
 
     /// `accounts:signInWithPassword` as the REST API answers it. A password imported in another algorithm is
     /// checked with it and, once it matches, replaced by this service's scrypt (as Firebase rehashes on the first
-    /// sign-in). An account with second factors gets `mfaPendingCredential` and `mfaInfo` instead of tokens.
+    /// sign-in); when it does not match, the service's scrypt runs as well, so a wrong password takes as long as
+    /// against a native hash. An account with second factors gets `mfaPendingCredential` and `mfaInfo` instead of tokens.
     func passwordSignIn(_ request: AuthWire.SignInWithPasswordRequest, context: AuthCallContext)
         async throws(AuthServiceError) -> PasswordSignInOutcome
     {
@@ -66,6 +67,13 @@ extension AuthEmulator {
         if let imported = user?.importedPassword {
             matches = try await passwordWork("password verification failed") { () throws(PasswordHasherError) in
                 imported.verify(password)
+            }
+            if !matches {
+                // A wrong password costs an account with an imported hash (MD5 or HMAC take microseconds) the same
+                // scrypt work as any other account and an unknown email, so timing does not tell them apart.
+                _ = try await passwordWork("password verification failed") { () throws(PasswordHasherError) in
+                    try hasher.verify(password, against: hasher.unmatchableHash())
+                }
             }
         } else {
             let stored = user?.passwordHash ?? hasher.unmatchableHash()

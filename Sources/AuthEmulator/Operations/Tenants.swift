@@ -81,7 +81,7 @@ extension AuthEmulator {
                 "providerConfigs": .array([Self.defaultTOTPProvider]),
             ]),
         ]
-        try await storeCall { try await self.store.saveTenant(tenantId, config, onlyIfNew: true) }
+        _ = try await storeCall { try await self.store.saveTenant(tenantId, config, onlyIfNew: true) }
     }
 
     // MARK: Tenant management (`/v2/projects/{p}/tenants`)
@@ -131,7 +131,7 @@ extension AuthEmulator {
             config = Self.tenantDocument(projectId: projectId, tenantId: tenantId, from: request)
         }
         let updated = config
-        try await storeCall { try await self.store.saveTenant(tenantId, updated) }
+        _ = try await storeCall { try await self.store.saveTenant(tenantId, updated) }
         return updated
     }
 

@@ -143,8 +143,10 @@ extension AuthEmulator {
         case .resetPassword:
             return try Self.ok(await resetPassword(Self.decode(AuthWire.ResetPasswordRequest.self, from: body)))
         case .signInWithEmailLink:
-            return try Self.ok(
-                await signInWithEmailLink(Self.decode(AuthWire.SignInWithEmailLinkRequest.self, from: body)))
+            switch try await emailLinkSignIn(Self.decode(AuthWire.SignInWithEmailLinkRequest.self, from: body)) {
+            case .signedIn(let response): return try Self.ok(response)
+            case .secondFactorRequired(let response): return try Self.ok(response)
+            }
         case .signInWithCustomToken:
             return try Self.ok(
                 await signInWithCustomToken(Self.decode(AuthWire.SignInWithCustomTokenRequest.self, from: body)))

@@ -32,12 +32,13 @@ public enum TOTP {
     }
 
     /// Whether `code` is the code for `time` or for up to `window` steps either side (clock drift: Firebase's
-    /// `adjacentIntervals`, default 5), compared in constant time per step.
+    /// `adjacentIntervals`, 0–10, default 5), compared in constant time per step.
     public static func verify(_ code: String, secret: [UInt8], at time: Int64, window: Int = 5) -> Bool {
         guard code.count == digits, code.allSatisfy({ $0.isASCII && $0.isNumber }) else { return false }
         let step = max(0, time) / period
+        let window = Int64(min(max(window, 0), 10))  // Firebase's adjacentIntervals range
         var matched = false
-        for offset in -Int64(window)...Int64(window) where step + offset >= 0 {
+        for offset in -window...window where step + offset >= 0 {
             let candidate = hotp(secret: secret, counter: UInt64(step + offset))
             if ConstantTime.equals(Array(candidate.utf8), Array(code.utf8)) { matched = true }
         }

@@ -129,14 +129,6 @@ public struct WireBytes: Codable, Sendable, Equatable {
 
     /// Standard or URL-safe base64, padded or not; nil otherwise.
     public static func decode(_ text: String) -> [UInt8]? {
-        var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while standard.hasSuffix("=") { standard.removeLast() }
-        switch standard.count % 4 {
-        case 1: return nil
-        case 2: standard += "=="
-        case 3: standard += "="
-        default: break
-        }
-        return Data(base64Encoded: standard).map { [UInt8]($0) }
+        Base64URL.decode(text.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_"))
     }
 }

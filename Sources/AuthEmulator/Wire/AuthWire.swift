@@ -145,7 +145,10 @@ public enum AuthWire {
         public var kind = "identitytoolkit#VerifyPasswordResponse"
         public var localId: String
         public var email: String
-        public var registered = true
+        /// Password sign-in's `registered: true`; absent after an email link.
+        public var registered: Bool? = true
+        /// Email-link sign-in's `isNewUser`; absent after a password.
+        public var isNewUser: Bool?
         public var mfaPendingCredential: String
         public var mfaInfo: [MFAInfo]
     }

@@ -90,6 +90,11 @@ public struct ImportedPasswordHash: Sendable, Equatable {
     /// The hash.
     public var hash: [UInt8]
 
+    /// The lengths accepted for a stored hash and its salt (bytes): they bound the work of one check (PBKDF2
+    /// derives as many bytes as the stored hash has).
+    public static let hashLengths = 1...1024
+    public static let saltLengths = 0...1024
+
     /// Creates a record.
     public init(algorithm: PasswordHashAlgorithm, salt: [UInt8], hash: [UInt8]) {
         self.algorithm = algorithm
@@ -97,10 +102,11 @@ public struct ImportedPasswordHash: Sendable, Equatable {
         self.hash = hash
     }
 
-    /// Whether `password` produces this hash (compared in constant time). Parameters outside the bounds, or an empty
-    /// hash, match nothing.
+    /// Whether `password` produces this hash (compared in constant time). Parameters, a hash or a salt outside the
+    /// bounds match nothing.
     public func verify(_ password: String) -> Bool {
-        guard !hash.isEmpty, algorithm.isWithinBounds else { return false }
+        guard Self.hashLengths.contains(hash.count), Self.saltLengths.contains(salt.count), algorithm.isWithinBounds
+        else { return false }
         let password = Array(password.utf8)
         if case .bcrypt = algorithm {
             return Bcrypt.verify(password: password, against: String(decoding: hash, as: UTF8.self))
