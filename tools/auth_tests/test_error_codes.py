@@ -109,7 +109,7 @@ CASES = {
     "INVALID_DURATION": lambda n: (n.request("POST", f"/identitytoolkit.googleapis.com/v1/projects/{PROJECT}:createSessionCookie",
                                              {"idToken": n.sign_up()["idToken"], "validDuration": 60},
                                              headers={"Authorization": "Bearer owner"}), 400),
-    "PROJECT_NOT_FOUND": lambda n: (n.request("POST", "/identitytoolkit.googleapis.com/v1/projects/other-project/accounts",
+    "PROJECT_NOT_FOUND": lambda n: (n.request("POST", "/identitytoolkit.googleapis.com/v1/projects/bad%20id/accounts",
                                               {}, headers={"Authorization": "Bearer owner"}), 400),
     # Request-level errors from Google's front end
     "PERMISSION_DENIED": lambda n: (n.request("POST", "/identitytoolkit.googleapis.com/v1/accounts:signUp",

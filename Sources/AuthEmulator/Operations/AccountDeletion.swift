@@ -33,7 +33,7 @@ extension AuthEmulator {
                         index: index, localId: uid, message: "NOT_DISABLED : Disable the account before batch deletion."))
                 continue
             }
-            try await storeCall { try await self.store.deleteUser(uid: uid) }
+            _ = try await storeCall { try await self.store.deleteUser(uid: uid) }
         }
         return AuthWire.BatchDeleteResponse(errors: errors.isEmpty ? nil : errors)
     }

@@ -20,6 +20,7 @@ extension AuthEmulator {
     public func update(_ request: AuthWire.UpdateRequest, context: AuthCallContext = .inProcess)
         async throws(AuthServiceError) -> AuthWire.UpdateResponse
     {
+        _ = try await enabledSettings()
         if let code = request.oobCode { return try await applyVerification(code) }
         var user: AuthUserRecord
         var session: AuthSessionRecord?
@@ -46,10 +47,13 @@ extension AuthEmulator {
         let now = clock.now()
         var revokes = false
 
+        var changedEmail = false
         if let email = try Self.checkedEmail(request.email), email != user.email {
+            if session?.provider != "anonymous", let old = user.email, user.initialEmail == nil { user.initialEmail = old }
             user.email = email
             user.emailVerified = false
             revokes = true
+            changedEmail = true
         }
         if let password = request.password {
             user.passwordHash = try await hashNewPassword(password)
@@ -77,7 +81,7 @@ extension AuthEmulator {
                 user.emailLinkSignin = false
                 user.passwordHash = nil
             case "phone": user.phoneNumber = nil
-            default: continue  // a provider the account cannot have is already unlinked
+            default: user.providers.removeAll { $0.providerId == provider }
             }
         }
         if privileged {
@@ -108,6 +112,7 @@ extension AuthEmulator {
             }
         }
         if revokes, request.validSince == nil { user.validSince = now }
+        if request.password != nil { user.importedPassword = nil; user.anonymous = false }
         let updated = user
         do throws(AuthStoreError) {
             try await store.saveUser(updated)
@@ -116,8 +121,12 @@ extension AuthEmulator {
         }
         var response = AuthWire.UpdateResponse(
             localId: user.uid, email: user.email, displayName: user.displayName, photoUrl: user.photoURL,
-            emailVerified: user.emailVerified, providerUserInfo: Self.accountInfo(user).providerUserInfo,
-            passwordHash: user.passwordHash == nil ? nil : "UkVEQUNURUQ=")
+            emailVerified: user.emailVerified, providerUserInfo: accountInfo(user, administrator: false).providerUserInfo,
+            passwordHash: user.hasPassword ? "UkVEQUNURUQ=" : nil)
+        if changedEmail, let initial = updated.initialEmail, session?.provider != "anonymous" {
+            // Firebase emails the previous address a link that undoes the change.
+            _ = try await makeOobCode(.recoverEmail, email: initial, continueURL: nil, context: context)
+        }
         if revokes {
             try await storeCall { try await self.store.revokeSessions(uid: updated.uid) }
             if let session {
@@ -131,19 +140,60 @@ extension AuthEmulator {
         return response
     }
 
-    /// Applies a `VERIFY_EMAIL` code: `INVALID_OOB_CODE`, `EXPIRED_OOB_CODE`.
+    /// Applies an email action code: `VERIFY_EMAIL` marks the email verified; `VERIFY_AND_CHANGE_EMAIL` changes the
+    /// email to the verified new one; `RECOVER_EMAIL` restores the email from before a change. Errors:
+    /// `INVALID_OOB_CODE`, `EXPIRED_OOB_CODE`, `EMAIL_EXISTS`.
     private func applyVerification(_ code: String) async throws(AuthServiceError) -> AuthWire.UpdateResponse {
-        let record = try await redeem(code, as: [.verifyEmail])
-        guard var user = try await storeCall({ try await self.store.user(email: record.email) }) else {
+        let peek = try await validOobCode(code)
+        var user: AuthUserRecord
+        var newEmail: String?
+        switch peek.requestType {
+        case .verifyEmail:
+            let record = try await redeem(code, as: [.verifyEmail])
+            guard let found = try await storeCall({ try await self.store.user(email: record.email) }) else {
+                throw .badRequest(.invalidOobCode)
+            }
+            user = found
+            user.emailVerified = true
+        case .verifyAndChangeEmail:
+            guard let target = peek.newEmail else { throw .badRequest(.invalidOobCode) }
+            guard try await storeCall({ try await self.store.user(email: target) }) == nil else {
+                throw .badRequest(.emailExists)
+            }
+            let record = try await redeem(code, as: [.verifyAndChangeEmail])
+            guard let found = try await storeCall({ try await self.store.user(email: record.email) }) else {
+                throw .badRequest(.invalidOobCode)
+            }
+            user = found
+            if user.initialEmail == nil { user.initialEmail = user.email }
+            user.email = target
+            user.emailVerified = true
+            user.validSince = clock.now()
+            newEmail = target
+        case .recoverEmail:
+            guard try await storeCall({ try await self.store.user(email: peek.email) }) == nil else {
+                throw .badRequest(.emailExists)
+            }
+            let record = try await redeem(code, as: [.recoverEmail])
+            guard let found = try await storeCall({ try await self.store.allUsers() }).first(where: { $0.initialEmail == record.email })
+            else { throw .badRequest(.invalidOobCode) }
+            user = found
+            user.email = record.email
+            user.emailVerified = true
+            user.validSince = clock.now()
+        default:
             throw .badRequest(.invalidOobCode)
         }
-        user.emailVerified = true
-        let verified = user
-        try await storeCall { try await self.store.saveUser(verified) }
-        let info = Self.accountInfo(user)
-        return AuthWire.UpdateResponse(
+        try await save(user)
+        if newEmail != nil || peek.requestType == .recoverEmail {
+            try await storeCall { try await self.store.revokeSessions(uid: user.uid) }
+        }
+        let info = accountInfo(user, administrator: false)
+        var response = AuthWire.UpdateResponse(
             localId: user.uid, email: user.email, displayName: user.displayName, photoUrl: user.photoURL,
-            emailVerified: true, providerUserInfo: info.providerUserInfo, passwordHash: info.passwordHash)
+            emailVerified: user.emailVerified, providerUserInfo: info.providerUserInfo, passwordHash: info.passwordHash)
+        response.newEmail = newEmail
+        return response
     }
 
     /// Custom claims as Firebase accepts them: at most 1000 characters (`CLAIMS_TOO_LARGE`), a JSON object

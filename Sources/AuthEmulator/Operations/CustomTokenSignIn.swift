@@ -15,8 +15,12 @@ extension AuthEmulator {
     public func signInWithCustomToken(_ request: AuthWire.SignInWithCustomTokenRequest) async throws(AuthServiceError)
         -> AuthWire.SignInResponse
     {
+        _ = try await enabledSettings()
         guard let token = request.token, !token.isEmpty else { throw .badRequest(.missingCustomToken) }
         let payload = try Self.customTokenPayload(token)
+        if !token.hasPrefix("{"), let tenantId, payload["tenant_id"]?.stringValue != tenantId {
+            throw .badRequest(.tenantIDMismatch)
+        }
         guard let uid = Self.identifier(payload["uid"]) ?? Self.identifier(payload["user_id"]) else {
             throw .badRequest(.missingIdentifier)
         }
@@ -37,6 +41,7 @@ extension AuthEmulator {
             guard !existing.disabled else { throw .badRequest(.userDisabled) }
             user = existing
             user.lastLoginAt = now
+            user.customAuth = true
             let updated = user
             try await storeCall { try await self.store.saveUser(updated) }
             isNew = false
@@ -44,6 +49,7 @@ extension AuthEmulator {
             user = AuthUserRecord(
                 uid: uid, email: nil, passwordHash: nil, createdAt: now, lastLoginAt: now, passwordUpdatedAt: nil,
                 validSince: now)
+            user.customAuth = true
             try await insert(user)
             isNew = true
         }

@@ -43,6 +43,27 @@ extension AuthEmulator {
                     error: "Your request to verify your email has expired or the link has already been used.",
                     instructions: "Try verifying your email again.")
             }
+        case "verifyAndChangeEmail", "recoverEmail":
+            let changing = query["mode"] == "verifyAndChangeEmail"
+            do throws(AuthServiceError) {
+                let peek = try await validOobCode(code)
+                guard peek.requestType == (changing ? .verifyAndChangeEmail : .recoverEmail) else {
+                    throw .badRequest(.invalidOobCode)
+                }
+                let result = try await update(AuthWire.UpdateRequest(oobCode: code))
+                if let continueURL { return Self.redirect(continueURL) }
+                return Self.page(
+                    200, success: changing ? "The email has been successfully changed." : "The email has been successfully reset.",
+                    email: changing ? result.newEmail : result.email)
+            } catch {
+                return Self.page(400,
+                    error: changing
+                        ? "Your request to change your email has expired or the link has already been used."
+                        : "Your request to revert your email has expired or the link has already been used.",
+                    instructions: changing
+                        ? "Try changing your email again."
+                        : "If you're trying to test the reverting email flow, try changing the email again to generate a new link.")
+            }
         case "signIn":
             guard let continueURL, var target = URLComponents(string: continueURL) else {
                 return Self.page(400, error: "Missing continueUrl query parameter",

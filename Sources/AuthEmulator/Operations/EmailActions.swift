@@ -15,8 +15,11 @@ extension AuthEmulator {
         guard let rawType = request.requestType, !rawType.isEmpty, rawType != "OOB_REQ_TYPE_UNSPECIFIED" else {
             throw .badRequest(.missingRequestType)
         }
-        guard let type = OobRequestType(rawValue: rawType) else {
-            if rawType == "VERIFY_AND_CHANGE_EMAIL" || rawType == "RECOVER_EMAIL" { throw .notImplemented(rawType) }
+        let settings = try await enabledSettings()
+        guard let type = OobRequestType(rawValue: rawType), type != .recoverEmail else {
+            if ["RECOVER_EMAIL", "OLD_EMAIL_AGREE", "NEW_EMAIL_ACCEPT", "REVERT_SECOND_FACTOR_ADDITION"].contains(rawType) {
+                throw .notImplemented(rawType)
+            }
             throw .invalidArgument("Invalid value at 'request_type' (TYPE_ENUM), \"\(rawType.prefix(40))\"")
         }
         let returnLink = request.returnOobLink == true
@@ -25,7 +28,30 @@ extension AuthEmulator {
             throw .badRequest(.invalidContinueURI, "((expected an absolute URI with valid scheme and host))")
         }
         let email: String
+        var newEmail: String?
+        if type == .emailSignIn, !settings.enableEmailLinkSignin { throw .badRequest(.operationNotAllowed) }
         switch type {
+        case .recoverEmail:
+            throw .notImplemented(rawType)
+        case .verifyAndChangeEmail:
+            guard let raw = request.newEmail, !raw.isEmpty else { throw .badRequest(.missingNewEmail) }
+            guard EmailAddress.isValid(raw) else { throw .badRequest(.invalidEmail) }
+            newEmail = EmailAddress.normalize(raw)
+            if returnLink, request.idToken == nil {
+                guard let current = request.email, !current.isEmpty else { throw .badRequest(.missingEmail) }
+                email = EmailAddress.normalize(current)
+                guard try await storeCall({ try await self.store.user(email: email) }) != nil else {
+                    throw .badRequest(.userNotFound)
+                }
+            } else {
+                guard request.idToken?.isEmpty == false else { throw .badRequest(.missingIDToken) }
+                let (user, _) = try await account(presenting: request.idToken)
+                guard let address = user.email else { throw .badRequest(.missingEmail) }
+                email = address
+            }
+            if try await storeCall({ try await self.store.user(email: newEmail ?? "") }) != nil {
+                throw .badRequest(.emailExists)
+            }
         case .passwordReset, .emailSignIn:
             guard let raw = request.email, !raw.isEmpty else { throw .badRequest(.missingEmail) }
             guard EmailAddress.isValid(raw) else { throw .badRequest(.invalidEmail) }
@@ -49,7 +75,8 @@ extension AuthEmulator {
                 email = address
             }
         }
-        let record = try await makeOobCode(type, email: email, continueURL: request.continueUrl, context: context)
+        let record = try await makeOobCode(
+            type, email: email, newEmail: newEmail, continueURL: request.continueUrl, context: context)
         return AuthWire.SendOobCodeResponse(
             email: email, oobCode: returnLink ? record.code : nil, oobLink: returnLink ? record.link : nil)
     }
@@ -66,7 +93,7 @@ extension AuthEmulator {
             let record = try await validOobCode(code)
             return AuthWire.ResetPasswordResponse(
                 requestType: record.requestType.rawValue,
-                email: record.requestType == .emailSignIn ? nil : record.email)
+                email: record.requestType == .emailSignIn ? nil : record.email, newEmail: record.newEmail)
         }
         let peek = try await validOobCode(code)
         guard peek.requestType == .passwordReset else { throw .badRequest(.invalidOobCode) }
@@ -77,6 +104,7 @@ extension AuthEmulator {
         }
         let now = clock.now()
         user.passwordHash = hash
+        user.importedPassword = nil
         user.passwordUpdatedAt = now
         user.emailVerified = true
         user.validSince = now
@@ -89,10 +117,34 @@ extension AuthEmulator {
     /// `accounts:signInWithEmailLink`: signs in to (or creates) the account of an `EMAIL_SIGNIN` code's email;
     /// the email counts as verified. With an ID token, links the email to that account instead (`EMAIL_EXISTS`
     /// when another account has it). Errors: `MISSING_EMAIL`, `MISSING_OOB_CODE`, `INVALID_OOB_CODE`,
-    /// `EXPIRED_OOB_CODE`, `INVALID_EMAIL` (not the code's email), `USER_DISABLED`.
+    /// `EXPIRED_OOB_CODE`, `INVALID_EMAIL` (not the code's email), `USER_DISABLED`; `OPERATION_NOT_ALLOWED` for an
+    /// account with second factors (the REST route answers `mfaPendingCredential` instead, see `emailLinkSignIn`).
     public func signInWithEmailLink(_ request: AuthWire.SignInWithEmailLinkRequest) async throws(AuthServiceError)
         -> AuthWire.SignInResponse
     {
+        switch try await emailLinkSignIn(request) {
+        case .signedIn(let response): return response
+        case .secondFactorRequired:
+            throw .badRequest(
+                .operationNotAllowed,
+                "the account has second factors: sign in over the REST API, which answers mfaPendingCredential")
+        }
+    }
+
+    /// What a valid email link leads to: tokens, or (an account with second factors) a pending credential.
+    enum EmailLinkSignInOutcome: Sendable {
+        case signedIn(AuthWire.SignInResponse)
+        case secondFactorRequired(AuthWire.MFAPendingResponse)
+    }
+
+    /// `accounts:signInWithEmailLink` as the REST API answers it. The code is spent and the email marked verified
+    /// either way; an account with second factors then gets `mfaPendingCredential` and `mfaInfo` instead of tokens
+    /// (as after a password: the link is a first factor), and its last sign-in is recorded only once the second
+    /// factor is given.
+    func emailLinkSignIn(_ request: AuthWire.SignInWithEmailLinkRequest) async throws(AuthServiceError)
+        -> EmailLinkSignInOutcome
+    {
+        guard try await enabledSettings().enableEmailLinkSignin else { throw .badRequest(.operationNotAllowed) }
         var linking: AuthUserRecord?
         if request.idToken != nil { linking = try await account(presenting: request.idToken).0 }
         guard let raw = request.email, !raw.isEmpty else { throw .badRequest(.missingEmail) }
@@ -122,17 +174,25 @@ extension AuthEmulator {
         user.email = email
         user.emailVerified = true
         user.emailLinkSignin = true
-        user.lastLoginAt = now
         if isNew {
             try await insertWithFreshUID(&user)
         } else {
             let updated = user
             do throws(AuthStoreError) { try await store.saveUser(updated) } catch { throw Self.storeFailure(error) }
         }
+        if try await needsSecondFactor(user) {
+            let pending = try await pendingSecondFactor(for: user, provider: "password")
+            return .secondFactorRequired(
+                AuthWire.MFAPendingResponse(
+                    kind: "identitytoolkit#EmailLinkSigninResponse", localId: user.uid, email: email, registered: nil,
+                    isNewUser: isNew, mfaPendingCredential: pending.credential, mfaInfo: pending.factors))
+        }
+        try await storeCall { try await self.store.recordLogin(uid: user.uid, at: now) }
         let tokens = try await startSession(for: user, provider: "password", authTime: now)
-        return AuthWire.SignInResponse(
-            kind: "identitytoolkit#EmailLinkSigninResponse", localId: user.uid, email: email, isNewUser: isNew,
-            idToken: tokens.idToken, refreshToken: tokens.refreshToken, expiresIn: tokens.expiresIn)
+        return .signedIn(
+            AuthWire.SignInResponse(
+                kind: "identitytoolkit#EmailLinkSigninResponse", localId: user.uid, email: email, isNewUser: isNew,
+                idToken: tokens.idToken, refreshToken: tokens.refreshToken, expiresIn: tokens.expiresIn))
     }
 
     /// `GET /emulator/v1/projects/{p}/oobCodes`: the unexpired codes "sent".
@@ -141,7 +201,9 @@ extension AuthEmulator {
         let records = try await storeCall { try await self.store.oobCodes(at: now) }
         return AuthWire.OobCodesResponse(
             oobCodes: records.map {
-                AuthWire.OobCodeEntry(email: $0.email, oobCode: $0.code, oobLink: $0.link, requestType: $0.requestType.rawValue)
+                AuthWire.OobCodeEntry(
+                    email: $0.email, oobCode: $0.code, oobLink: $0.link, requestType: $0.requestType.rawValue,
+                    newEmail: $0.newEmail)
             })
     }
 
@@ -149,16 +211,18 @@ extension AuthEmulator {
 
     /// Makes and stores a code; its link is the emulator's action page on this server
     /// (`<base>/emulator/action?mode=…&lang=en&oobCode=…&apiKey=fake-api-key[&continueUrl=…]`).
-    func makeOobCode(_ type: OobRequestType, email: String, continueURL: String?, context: AuthCallContext)
-        async throws(AuthServiceError) -> OobCodeRecord
-    {
+    func makeOobCode(
+        _ type: OobRequestType, email: String, newEmail: String? = nil, continueURL: String?, context: AuthCallContext
+    ) async throws(AuthServiceError) -> OobCodeRecord {
         let code = SecureRandom.alphanumericString(length: 54)
         var query = [("mode", type.mode), ("lang", "en"), ("oobCode", code), ("apiKey", "fake-api-key")]
         if let continueURL { query.append(("continueUrl", continueURL)) }
+        if projectId != Self.defaultProjectId || tenantId != nil { query.append(("projectId", projectId)) }
+        if let tenantId { query.append(("tenantId", tenantId)) }
         let link = context.baseURL + AuthRoute.emulatorAction + "?" + FormEncoding.encode(query)
         let now = clock.now()
         let record = OobCodeRecord(
-            code: code, requestType: type, email: email, link: link,
+            code: code, requestType: type, email: email, newEmail: newEmail, link: link,
             expiresAt: now.addingTimeInterval(TimeInterval(policy.oobCodeLifetime)))
         try await storeCall { try await self.store.insertOobCode(record, at: now) }
         return record

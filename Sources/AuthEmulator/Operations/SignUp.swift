@@ -10,11 +10,14 @@ extension AuthEmulator {
     public func signUp(_ request: AuthWire.SignUpRequest, context: AuthCallContext = .inProcess)
         async throws(AuthServiceError) -> AuthWire.SignUpResponse
     {
+        let settings = try await enabledSettings()
         guard request.localId == nil else { throw .badRequest(.unexpectedParameter, "User ID") }
         guard let rawEmail = request.email, !rawEmail.isEmpty else { throw .badRequest(.missingEmail) }
         guard let password = request.password, !password.isEmpty else { throw .badRequest(.missingPassword) }
+        guard settings.allowPasswordSignup else { throw .badRequest(.operationNotAllowed) }
         guard EmailAddress.isValid(rawEmail) else { throw .badRequest(.invalidEmail) }
         try Self.checkStrength(password)
+        if let idToken = request.idToken { return try await linkPassword(idToken: idToken, email: rawEmail, password: password) }
         let email = EmailAddress.normalize(rawEmail)
         let now = clock.now()
         if let address = context.clientAddress {
@@ -33,11 +36,61 @@ extension AuthEmulator {
             expiresIn: tokens.expiresIn, localId: user.uid)
     }
 
+    /// `accounts:signUp` with neither email nor password: an anonymous account, signed in with provider
+    /// `anonymous` (`ADMIN_ONLY_OPERATION` where the tenant does not allow anonymous users).
+    public func signUpAnonymously(context: AuthCallContext = .inProcess) async throws(AuthServiceError)
+        -> AuthWire.AnonymousSignUpResponse
+    {
+        let settings = try await enabledSettings()
+        guard settings.enableAnonymousUser else { throw .badRequest(.adminOnlyOperation) }
+        let now = clock.now()
+        if let address = context.clientAddress {
+            guard await limiter.attempt("signup:" + address, policy: policy.addressSignUpLimit, now: now) else {
+                throw .badRequest(.tooManyAttempts, "Too many sign-ups from this address. Please try again later.")
+            }
+        }
+        var user = AuthUserRecord(
+            uid: SecureRandom.uid(), email: nil, passwordHash: nil, createdAt: now, lastLoginAt: now,
+            passwordUpdatedAt: nil, validSince: now)
+        user.anonymous = true
+        try await insertWithFreshUID(&user)
+        let tokens = try await startSession(for: user, provider: "anonymous", authTime: now)
+        return AuthWire.AnonymousSignUpResponse(
+            idToken: tokens.idToken, refreshToken: tokens.refreshToken, expiresIn: tokens.expiresIn, localId: user.uid)
+    }
+
+    /// `accounts:signUp` with an ID token: adds an email and password to that (typically anonymous) account, which
+    /// keeps its uid; `EMAIL_EXISTS` when another account has the email.
+    private func linkPassword(idToken: String, email rawEmail: String, password: String) async throws(AuthServiceError)
+        -> AuthWire.SignUpResponse
+    {
+        var (user, _) = try await account(presenting: idToken)
+        let email = EmailAddress.normalize(rawEmail)
+        if let owner = try await storeCall({ try await self.store.user(email: email) }), owner.uid != user.uid {
+            throw .badRequest(.emailExists)
+        }
+        let now = clock.now()
+        user.email = email
+        user.emailVerified = false
+        user.passwordHash = try await hashNewPassword(password)
+        user.importedPassword = nil
+        user.passwordUpdatedAt = now
+        user.anonymous = false
+        user.validSince = now
+        try await save(user)
+        try await storeCall { try await self.store.revokeSessions(uid: user.uid) }
+        let tokens = try await startSession(for: user, provider: "password", authTime: now)
+        return AuthWire.SignUpResponse(
+            idToken: tokens.idToken, displayName: user.displayName, email: email, refreshToken: tokens.refreshToken,
+            expiresIn: tokens.expiresIn, localId: user.uid)
+    }
+
     /// The Admin SDK's `create_user`: `DUPLICATE_LOCAL_ID`, `INVALID_LOCAL_ID`, `INVALID_EMAIL`, `EMAIL_EXISTS`,
     /// `INVALID_PHONE_NUMBER`, `PHONE_NUMBER_EXISTS`, `WEAK_PASSWORD`.
     public func createAccount(_ request: AuthWire.SignUpRequest) async throws(AuthServiceError)
         -> AuthWire.CreateAccountResponse
     {
+        _ = try await enabledSettings()
         if let uid = request.localId {
             try Self.checkUID(uid)
             if try await storeCall({ try await self.store.user(uid: uid) }) != nil {
@@ -92,6 +145,7 @@ extension AuthEmulator {
         case .emailTaken: return .badRequest(.emailExists)
         case .phoneNumberTaken: return .badRequest(.phoneNumberExists)
         case .uidTaken: return .badRequest(.duplicateLocalID)
+        case .providerTaken: return .badRequest(.federatedUserIDAlreadyLinked)
         default: return .internalFailure("account storage failed")
         }
     }

@@ -26,8 +26,8 @@ extension AuthEmulator {
         case .unknown, .reused: throw .badRequest(.invalidRefreshToken)
         case .expired: throw .badRequest(.tokenExpired)
         case .disabled: throw .badRequest(.userDisabled)
-        case .rotated(let session, let user):
-            let idToken = try await signIDToken(for: user, session: session, now: now)
+        case .rotated(let session, let user, let realm):
+            let idToken = try await self.realm(realm).signIDToken(for: user, session: session, now: now)
             return AuthWire.TokenResponse(
                 accessToken: idToken, expiresIn: String(policy.idTokenLifetime), refreshToken: next, idToken: idToken,
                 userId: user.uid, projectId: policy.projectNumber)

@@ -19,35 +19,61 @@ import Foundation
 /// emulator, to be bound to loopback.
 public final class AuthEmulator: Sendable {
     /// The project id used when none is configured. Firebase treats `demo-` project ids as emulator-only.
-    public static let defaultProjectId = "demo-carchain"
+    public static let defaultProjectId = AuthRealm.defaultProject.projectId
 
-    /// The Firebase project id (`aud` of the ID tokens, the `{project}` of administrator paths).
-    public let projectId: String
-    /// The account store.
+    /// The realm this view of the service serves: a project (`aud` of its ID tokens, the `{project}` of
+    /// administrator paths) or a tenant of one. The service answers every project and tenant a request names, each
+    /// with its own accounts (`realm(_:)`); requests that name none (a client's `accounts:signUp?key=…`) go to the
+    /// default realm, the one `open` and `ephemeral` were given.
+    public let realm: AuthRealm
+    /// The project id of `realm`.
+    public var projectId: String { realm.projectId }
+    /// The tenant id of `realm`, nil for a project.
+    public var tenantId: String? { realm.tenantId }
+    /// The account store, seen from `realm`.
     public let store: AuthStore
-    /// The ID token signer.
+    /// The ID token signer (one key for every realm).
     public let signer: TokenSigner
     /// The clock for token times and rate-limit windows.
     public let clock: any AuthClock
     /// Costs, lifetimes and limits.
     public let policy: AuthPolicy
     let hasher: PasswordHasher
-    let limiter = AttemptLimiter()
+    let limiter: AttemptLimiter
     /// scrypt runs here, one hash at a time, off Swift's cooperative thread pool: a burst of sign-ins neither
     /// stalls the other tasks of the process (the dev node's JSON-RPC) nor holds more than one scrypt's memory.
-    private let passwordQueue = DispatchQueue(label: "carchain.auth.scrypt")
+    private let passwordQueue: DispatchQueue
 
-    /// Creates the service over a store and a signing key.
+    /// Creates the service over a store and a signing key; `projectId` names the default realm.
     public init(
         store: AuthStore, signer: TokenSigner, clock: any AuthClock = SystemAuthClock(), projectId: String,
         policy: AuthPolicy = AuthPolicy()
     ) throws(PasswordHasherError) {
-        self.store = store
+        self.realm = AuthRealm(projectId: projectId)
+        self.store = store.scoped(to: realm)
         self.signer = signer
         self.clock = clock
-        self.projectId = projectId
         self.policy = policy
         self.hasher = try PasswordHasher(parameters: policy.scrypt)
+        self.limiter = AttemptLimiter()
+        self.passwordQueue = DispatchQueue(label: "carchain.auth.scrypt")
+    }
+
+    private init(base: AuthEmulator, realm: AuthRealm) {
+        self.realm = realm
+        self.store = base.store.scoped(to: realm)
+        self.signer = base.signer
+        self.clock = base.clock
+        self.policy = base.policy
+        self.hasher = base.hasher
+        self.limiter = base.limiter
+        self.passwordQueue = base.passwordQueue
+    }
+
+    /// The same service seen from another project or tenant: the store, key, clock, limits and scrypt queue are
+    /// shared; accounts, sessions, codes and settings are the realm's own.
+    public func realm(_ realm: AuthRealm) -> AuthEmulator {
+        realm == self.realm ? self : AuthEmulator(base: self, realm: realm)
     }
 
     /// Opens the service on a data directory: accounts in `<dataDirectory>/auth.sqlite`, the signing key in
@@ -57,7 +83,9 @@ public final class AuthEmulator: Sendable {
         policy: AuthPolicy = AuthPolicy()
     ) async throws -> AuthEmulator {
         try SecureFile.createDirectory(dataDirectory)
-        let store = try AuthStore.open(path: (dataDirectory as NSString).appendingPathComponent(AuthStore.fileName))
+        let store = try AuthStore.open(
+            path: (dataDirectory as NSString).appendingPathComponent(AuthStore.fileName),
+            realm: AuthRealm(projectId: projectId))
         let signer = try await TokenSigner.loadOrCreate(
             keyFile: (dataDirectory as NSString).appendingPathComponent(TokenSigner.keyFileName))
         return try AuthEmulator(store: store, signer: signer, clock: clock, projectId: projectId, policy: policy)
@@ -67,7 +95,7 @@ public final class AuthEmulator: Sendable {
     public static func ephemeral(
         projectId: String = defaultProjectId, clock: any AuthClock = SystemAuthClock(), policy: AuthPolicy = AuthPolicy()
     ) async throws -> AuthEmulator {
-        let store = try AuthStore.inMemory()
+        let store = try AuthStore.inMemory(realm: AuthRealm(projectId: projectId))
         let signer = try await TokenSigner.generate().signer
         return try AuthEmulator(store: store, signer: signer, clock: clock, projectId: projectId, policy: policy)
     }
@@ -83,12 +111,13 @@ public final class AuthEmulator: Sendable {
 
     /// Starts a session for `user` (a new refresh token family) and signs its first ID token.
     func startSession(
-        for user: AuthUserRecord, provider: String, extraClaims: String? = nil, authTime: Date? = nil
+        for user: AuthUserRecord, provider: String, extraClaims: String? = nil, authTime: Date? = nil,
+        secondFactor: String? = nil
     ) async throws(AuthServiceError) -> IssuedTokens {
         let now = clock.now()
         let session = AuthSessionRecord(
             uid: user.uid, family: SecureRandom.bytes(16), provider: provider, extraClaims: extraClaims,
-            authTime: seconds(authTime ?? now))
+            authTime: seconds(authTime ?? now), secondFactor: secondFactor)
         return try await issue(session, for: user, now: now)
     }
 
@@ -108,7 +137,7 @@ public final class AuthEmulator: Sendable {
         -> String
     {
         let claims = IDTokenClaims.idToken(
-            for: user, session: session, projectId: projectId, now: now, lifetime: policy.idTokenLifetime)
+            for: user, session: session, realm: realm, now: now, lifetime: policy.idTokenLifetime)
         do {
             return try await signer.sign(claims)
         } catch {
@@ -116,14 +145,18 @@ public final class AuthEmulator: Sendable {
         }
     }
 
-    /// Verifies an ID token issued by this service (signature, issuer, audience, expiry against `clock`);
-    /// `INVALID_ID_TOKEN` or `TOKEN_EXPIRED` otherwise.
+    /// Verifies an ID token issued by this service (signature, issuer, audience, expiry against `clock`), and that
+    /// it is this realm's (`TENANT_ID_MISMATCH` for another tenant's); `INVALID_ID_TOKEN` or `TOKEN_EXPIRED`
+    /// otherwise.
     public func verifyIDToken(_ idToken: String) async throws(AuthServiceError) -> IDTokenClaims {
+        let claims: IDTokenClaims
         do {
-            return try await signer.verifyIDToken(idToken, projectId: projectId, now: clock.now())
+            claims = try await signer.verifyIDToken(idToken, projectId: projectId, now: clock.now())
         } catch {
             throw .badRequest(error.isExpiry ? .tokenExpired : .invalidIDToken)
         }
+        if let tenant = claims.firebase.tenant, tenant != tenantId { throw .badRequest(.tenantIDMismatch) }
+        return claims
     }
 
     /// The account an ID token presented by a client belongs to: `MISSING_ID_TOKEN`, `INVALID_ID_TOKEN`,
@@ -166,8 +199,8 @@ public final class AuthEmulator: Sendable {
     }
 
     /// Hashes a new password (after the length rules: `WEAK_PASSWORD`).
-    func hashNewPassword(_ password: String) async throws(AuthServiceError) -> PasswordHash {
-        try Self.checkStrength(password)
+    func hashNewPassword(_ password: String, checkStrength: Bool = true) async throws(AuthServiceError) -> PasswordHash {
+        if checkStrength { try Self.checkStrength(password) }
         let hasher = self.hasher
         return try await passwordWork("password hashing failed") { () throws(PasswordHasherError) in
             try hasher.hash(password)
@@ -198,7 +231,8 @@ public final class AuthEmulator: Sendable {
     /// Email enumeration protection (`emailPrivacyConfig.enableImprovedEmailPrivacy`): on unless turned off with
     /// `PATCH /emulator/v1/projects/{p}/config`, as for Firebase projects created since September 2023.
     func improvedEmailPrivacy() async throws(AuthServiceError) -> Bool {
-        try await storeCall { try await self.store.setting(Self.emailPrivacySetting) } != "false"
+        let project = store.scoped(to: realm.project)
+        return try await storeCall { try await project.setting(Self.emailPrivacySetting) } != "false"
     }
 
     static let emailPrivacySetting = "emailPrivacyConfig.enableImprovedEmailPrivacy"

@@ -10,6 +10,8 @@ public enum AuthStoreError: Error, Sendable, CustomStringConvertible {
     case phoneNumberTaken
     /// Another account already has this uid.
     case uidTaken
+    /// Another account is linked to this identity provider id.
+    case providerTaken
     /// A stored password hash does not parse (the database was edited by hand or is corrupt).
     case corruptPasswordHash(uid: String)
     /// SQLite failed.
@@ -21,7 +23,8 @@ public enum AuthStoreError: Error, Sendable, CustomStringConvertible {
         case .emailTaken: return "an account with this email already exists"
         case .phoneNumberTaken: return "an account with this phone number already exists"
         case .uidTaken: return "an account with this uid already exists"
-        case .corruptPasswordHash(let uid): return "the stored password hash of account \(uid) is not a scrypt PHC string"
+        case .providerTaken: return "another account is linked to this identity provider user"
+        case .corruptPasswordHash(let uid): return "the stored password hash of account \(uid) is not a scrypt PHC string nor an imported hash"
         case .database(let path, let reason): return "auth database \(path): \(reason)"
         }
     }
@@ -46,36 +49,49 @@ public struct AuthStore: Sendable {
     let database: DatabaseQueue
     /// The database file, or `:memory:`.
     public let path: String
+    /// The project or tenant whose rows this view reads and writes; every realm's accounts, sessions, codes and
+    /// settings live apart in the same database.
+    public let realm: AuthRealm
 
-    /// Opens (creating and migrating when needed) the database at `path` and restricts it to its owner.
-    public static func open(path: String) throws(AuthStoreError) -> AuthStore {
+    /// Opens (creating and migrating when needed) the database at `path` and restricts it to its owner; the view is
+    /// `realm`'s, which is also where rows from before realms existed (schema v2) are moved.
+    public static func open(path: String, realm: AuthRealm = .defaultProject) throws(AuthStoreError) -> AuthStore {
         do {
             let queue = try DatabaseQueue(path: path)
-            try migrator.migrate(queue)
+            try migrator(defaultRealm: realm).migrate(queue)
             try SecureFile.restrictToOwner(path)
-            return AuthStore(database: queue, path: path)
+            return AuthStore(database: queue, path: path, realm: realm)
         } catch {
             throw .database(path: path, reason: String(describing: error))
         }
     }
 
-    /// An empty in-memory store.
-    public static func inMemory() throws(AuthStoreError) -> AuthStore {
+    /// An empty in-memory store, seen from `realm`.
+    public static func inMemory(realm: AuthRealm = .defaultProject) throws(AuthStoreError) -> AuthStore {
         do {
             let queue = try DatabaseQueue()
-            try migrator.migrate(queue)
-            return AuthStore(database: queue, path: ":memory:")
+            try migrator(defaultRealm: realm).migrate(queue)
+            return AuthStore(database: queue, path: ":memory:", realm: realm)
         } catch {
             throw .database(path: ":memory:", reason: String(describing: error))
         }
     }
 
-    private init(database: DatabaseQueue, path: String) {
+    private init(database: DatabaseQueue, path: String, realm: AuthRealm) {
         self.database = database
         self.path = path
+        self.realm = realm
     }
 
-    private static var migrator: DatabaseMigrator {
+    /// The same database seen from another realm.
+    public func scoped(to realm: AuthRealm) -> AuthStore {
+        AuthStore(database: database, path: path, realm: realm)
+    }
+
+    /// The realm's key in the rows: `project` or `project/tenant`.
+    var key: String { realm.key }
+
+    private static func migrator(defaultRealm: AuthRealm) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1: users, refresh tokens, login failures") { db in
             try db.execute(
@@ -169,6 +185,153 @@ public struct AuthStore: Sendable {
                     );
                     """)
         }
+        // v3: realms (any project id, and tenants), each with its own accounts, sessions, codes, settings and
+        // counters; imported password hashes; federated providers, second factors, phone verification codes,
+        // tenants and identity provider configurations. Rows from v2 belong to the realm the store is opened for.
+        migrator.registerMigration("v3: realms, providers, second factors, tenants, provider configs") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE users_v3 (
+                        realm TEXT NOT NULL,
+                        uid TEXT NOT NULL,
+                        email TEXT,
+                        display_name TEXT,
+                        photo_url TEXT,
+                        phone_number TEXT,
+                        password_hash TEXT,
+                        email_verified INTEGER NOT NULL DEFAULT 0,
+                        disabled INTEGER NOT NULL DEFAULT 0,
+                        email_link_signin INTEGER NOT NULL DEFAULT 0,
+                        custom_attributes TEXT,
+                        created_at_ms INTEGER NOT NULL,
+                        last_login_at_ms INTEGER,
+                        password_updated_at_ms INTEGER,
+                        valid_since_s INTEGER NOT NULL,
+                        last_refresh_at_ms INTEGER,
+                        initial_email TEXT,
+                        custom_auth INTEGER NOT NULL DEFAULT 0,
+                        anonymous INTEGER NOT NULL DEFAULT 0,
+                        PRIMARY KEY (realm, uid),
+                        UNIQUE (realm, email),
+                        UNIQUE (realm, phone_number)
+                    );
+                    INSERT INTO users_v3 (realm, uid, email, display_name, photo_url, phone_number, password_hash,
+                        email_verified, disabled, email_link_signin, custom_attributes, created_at_ms, last_login_at_ms,
+                        password_updated_at_ms, valid_since_s, last_refresh_at_ms)
+                    SELECT :realm, uid, email, display_name, photo_url, phone_number, password_hash, email_verified,
+                        disabled, email_link_signin, custom_attributes, created_at_ms, last_login_at_ms,
+                        password_updated_at_ms, valid_since_s, last_refresh_at_ms FROM users;
+                    CREATE TABLE sessions_v3 (
+                        token_sha256 BLOB PRIMARY KEY NOT NULL,
+                        realm TEXT NOT NULL,
+                        uid TEXT NOT NULL,
+                        family BLOB NOT NULL,
+                        provider TEXT NOT NULL,
+                        extra_claims TEXT,
+                        second_factor TEXT,
+                        auth_time_s INTEGER NOT NULL,
+                        created_at_ms INTEGER NOT NULL,
+                        expires_at_ms INTEGER NOT NULL,
+                        replaced INTEGER NOT NULL DEFAULT 0,
+                        revoked INTEGER NOT NULL DEFAULT 0,
+                        FOREIGN KEY (realm, uid) REFERENCES users_v3(realm, uid) ON DELETE CASCADE
+                    );
+                    INSERT INTO sessions_v3 (token_sha256, realm, uid, family, provider, extra_claims, auth_time_s,
+                        created_at_ms, expires_at_ms, replaced, revoked)
+                    SELECT token_sha256, :realm, uid, family, provider, extra_claims, auth_time_s, created_at_ms,
+                        expires_at_ms, replaced, revoked FROM sessions;
+                    CREATE TABLE oob_codes_v3 (
+                        code TEXT PRIMARY KEY NOT NULL,
+                        realm TEXT NOT NULL,
+                        request_type TEXT NOT NULL,
+                        email TEXT NOT NULL,
+                        new_email TEXT,
+                        link TEXT NOT NULL,
+                        created_at_ms INTEGER NOT NULL,
+                        expires_at_ms INTEGER NOT NULL
+                    );
+                    INSERT INTO oob_codes_v3 (code, realm, request_type, email, new_email, link, created_at_ms,
+                        expires_at_ms)
+                    SELECT code, :realm, request_type, email, new_email, link, created_at_ms, expires_at_ms
+                    FROM oob_codes;
+                    CREATE TABLE config_v3 (
+                        realm TEXT NOT NULL,
+                        name TEXT NOT NULL,
+                        value TEXT NOT NULL,
+                        PRIMARY KEY (realm, name)
+                    );
+                    INSERT INTO config_v3 (realm, name, value) SELECT :realm, name, value FROM config;
+                    CREATE TABLE login_failures_v3 (
+                        realm TEXT NOT NULL,
+                        email TEXT NOT NULL,
+                        failures INTEGER NOT NULL,
+                        window_start_ms INTEGER NOT NULL,
+                        PRIMARY KEY (realm, email)
+                    );
+                    INSERT INTO login_failures_v3 (realm, email, failures, window_start_ms)
+                    SELECT :realm, email, failures, window_start_ms FROM login_failures;
+                    DROP TABLE sessions;
+                    DROP TABLE users;
+                    DROP TABLE oob_codes;
+                    DROP TABLE config;
+                    DROP TABLE login_failures;
+                    ALTER TABLE users_v3 RENAME TO users;
+                    ALTER TABLE sessions_v3 RENAME TO sessions;
+                    ALTER TABLE oob_codes_v3 RENAME TO oob_codes;
+                    ALTER TABLE config_v3 RENAME TO config;
+                    ALTER TABLE login_failures_v3 RENAME TO login_failures;
+                    CREATE INDEX sessions_user ON sessions(realm, uid);
+                    CREATE INDEX sessions_family ON sessions(family);
+                    CREATE INDEX sessions_expiry ON sessions(expires_at_ms);
+                    CREATE INDEX oob_codes_realm ON oob_codes(realm, created_at_ms);
+                    CREATE TABLE user_providers (
+                        realm TEXT NOT NULL,
+                        uid TEXT NOT NULL,
+                        provider_id TEXT NOT NULL,
+                        raw_id TEXT NOT NULL,
+                        info TEXT NOT NULL,
+                        PRIMARY KEY (realm, uid, provider_id),
+                        UNIQUE (realm, provider_id, raw_id),
+                        FOREIGN KEY (realm, uid) REFERENCES users(realm, uid) ON DELETE CASCADE
+                    );
+                    CREATE TABLE mfa_enrollments (
+                        realm TEXT NOT NULL,
+                        uid TEXT NOT NULL,
+                        enrollment_id TEXT NOT NULL,
+                        kind TEXT NOT NULL,
+                        display_name TEXT,
+                        enrolled_at_ms INTEGER NOT NULL,
+                        phone_number TEXT,
+                        totp_secret BLOB,
+                        PRIMARY KEY (realm, uid, enrollment_id),
+                        FOREIGN KEY (realm, uid) REFERENCES users(realm, uid) ON DELETE CASCADE
+                    );
+                    CREATE TABLE pending_challenges (
+                        token_sha256 BLOB PRIMARY KEY NOT NULL,
+                        realm TEXT NOT NULL,
+                        kind TEXT NOT NULL,
+                        uid TEXT,
+                        payload TEXT NOT NULL,
+                        created_at_ms INTEGER NOT NULL,
+                        expires_at_ms INTEGER NOT NULL
+                    );
+                    CREATE INDEX pending_challenges_realm ON pending_challenges(realm, kind, created_at_ms);
+                    CREATE TABLE tenants (
+                        project TEXT NOT NULL,
+                        tenant_id TEXT NOT NULL,
+                        config TEXT NOT NULL,
+                        PRIMARY KEY (project, tenant_id)
+                    );
+                    CREATE TABLE idp_configs (
+                        realm TEXT NOT NULL,
+                        kind TEXT NOT NULL,
+                        provider_id TEXT NOT NULL,
+                        config TEXT NOT NULL,
+                        PRIMARY KEY (realm, kind, provider_id)
+                    );
+                    """,
+                arguments: ["realm": defaultRealm.key])
+        }
         return migrator
     }
 
@@ -176,15 +339,22 @@ public struct AuthStore: Sendable {
 
     /// A project setting, or nil when it was never set.
     public func setting(_ name: String) async throws(AuthStoreError) -> String? {
-        try await run { db in try String.fetchOne(db, sql: "SELECT value FROM config WHERE name = ?", arguments: [name]) }
+        let key = key
+        return try await run { db in
+            try String.fetchOne(db, sql: "SELECT value FROM config WHERE realm = ? AND name = ?", arguments: [key, name])
+        }
     }
 
     /// Stores a project setting.
     public func setSetting(_ name: String, _ value: String) async throws(AuthStoreError) {
+        let key = key
         try await run { db in
             try db.execute(
-                sql: "INSERT INTO config (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value",
-                arguments: [name, value])
+                sql: """
+                    INSERT INTO config (realm, name, value) VALUES (?, ?, ?)
+                    ON CONFLICT(realm, name) DO UPDATE SET value = excluded.value
+                    """,
+                arguments: [key, name, value])
         }
     }
 
@@ -198,20 +368,23 @@ public struct AuthStore: Sendable {
     {
         let now = milliseconds(date)
         let windowMilliseconds = Int64(policy.window * 1000)
+        let key = key
         return try await run { db in
             try db.execute(
                 sql: "DELETE FROM login_failures WHERE window_start_ms <= ?", arguments: [now - windowMilliseconds])
             let row = try Row.fetchOne(
-                db, sql: "SELECT failures, window_start_ms FROM login_failures WHERE email = ?", arguments: [email])
+                db, sql: "SELECT failures, window_start_ms FROM login_failures WHERE realm = ? AND email = ?",
+                arguments: [key, email])
             let failures: Int = row?["failures"] ?? 0
             if failures >= policy.maxFailures { return .tooManyAttempts }
             if row == nil {
                 try db.execute(
-                    sql: "INSERT INTO login_failures (email, failures, window_start_ms) VALUES (?, 1, ?)",
-                    arguments: [email, now])
+                    sql: "INSERT INTO login_failures (realm, email, failures, window_start_ms) VALUES (?, ?, 1, ?)",
+                    arguments: [key, email, now])
             } else {
                 try db.execute(
-                    sql: "UPDATE login_failures SET failures = failures + 1 WHERE email = ?", arguments: [email])
+                    sql: "UPDATE login_failures SET failures = failures + 1 WHERE realm = ? AND email = ?",
+                    arguments: [key, email])
             }
             return .allowed
         }
@@ -219,13 +392,18 @@ public struct AuthStore: Sendable {
 
     /// Clears the failure counter of `email` after a successful sign-in.
     public func clearLoginFailures(email: String) async throws(AuthStoreError) {
-        try await run { db in try db.execute(sql: "DELETE FROM login_failures WHERE email = ?", arguments: [email]) }
+        let key = key
+        try await run { db in
+            try db.execute(sql: "DELETE FROM login_failures WHERE realm = ? AND email = ?", arguments: [key, email])
+        }
     }
 
     /// The failures counted for `email` in its current window (0 when none).
     public func loginFailures(email: String) async throws(AuthStoreError) -> Int {
-        try await run { db in
-            try Int.fetchOne(db, sql: "SELECT failures FROM login_failures WHERE email = ?", arguments: [email]) ?? 0
+        let key = key
+        return try await run { db in
+            try Int.fetchOne(
+                db, sql: "SELECT failures FROM login_failures WHERE realm = ? AND email = ?", arguments: [key, email]) ?? 0
         }
     }
 

@@ -35,6 +35,20 @@ public struct AuthUserRecord: Sendable, Equatable {
     public var validSince: Date
     /// Last time tokens were issued.
     public var lastRefreshAt: Date?
+    /// A password hash imported from another system (`accounts:batchCreate`), checked until the first successful
+    /// sign-in replaces it with `passwordHash`; nil otherwise.
+    public var importedPassword: ImportedPasswordHash?
+    /// The email before the last change (the address a `RECOVER_EMAIL` link restores).
+    public var initialEmail: String?
+    /// Whether the account has signed in with a custom token.
+    public var customAuth: Bool = false
+    /// Whether the account was made by an anonymous sign-up and has no other credential yet.
+    public var anonymous: Bool = false
+    /// Identity providers linked to the account (`google.com`, `oidc.*`, `saml.*`, …; not `password` or `phone`,
+    /// which follow from the email, password and phone number).
+    public var providers: [FederatedIdentity] = []
+    /// Second factors.
+    public var mfaEnrollments: [MFAEnrollment] = []
 
     /// Creates a record.
     public init(
@@ -60,8 +74,69 @@ public struct AuthUserRecord: Sendable, Equatable {
         self.lastRefreshAt = lastRefreshAt
     }
 
+    /// Whether the account has a password (its own scrypt hash, or an imported one).
+    public var hasPassword: Bool { passwordHash != nil || importedPassword != nil }
+
     /// The custom claims as an object (empty when none are set).
     public var customClaims: [String: AuthJSON] {
         customAttributes.flatMap(AuthJSON.parse)?.objectValue ?? [:]
+    }
+}
+
+/// An identity provider linked to an account (`providerUserInfo` entries other than `password` and `phone`).
+public struct FederatedIdentity: Sendable, Equatable, Codable {
+    /// `google.com`, `facebook.com`, `oidc.<name>`, `saml.<name>`, …
+    public var providerId: String
+    /// The user's id at the provider (unique per provider within a realm).
+    public var rawId: String
+    /// The provider's federated id (`https://accounts.google.com/<rawId>` for Google; else `rawId`).
+    public var federatedId: String?
+    public var email: String?
+    public var displayName: String?
+    public var photoUrl: String?
+    public var screenName: String?
+    public var phoneNumber: String?
+
+    /// Creates an identity.
+    public init(
+        providerId: String, rawId: String, federatedId: String? = nil, email: String? = nil,
+        displayName: String? = nil, photoUrl: String? = nil, screenName: String? = nil, phoneNumber: String? = nil
+    ) {
+        self.providerId = providerId
+        self.rawId = rawId
+        self.federatedId = federatedId
+        self.email = email
+        self.displayName = displayName
+        self.photoUrl = photoUrl
+        self.screenName = screenName
+        self.phoneNumber = phoneNumber
+    }
+}
+
+/// A second factor of an account: a TOTP authenticator (its secret) or a phone number for SMS codes.
+public struct MFAEnrollment: Sendable, Equatable {
+    /// What the factor is.
+    public enum Factor: Sendable, Equatable {
+        /// An authenticator app holding `secret` (RFC 6238).
+        case totp(secret: [UInt8])
+        /// SMS codes to the phone number.
+        case phone(String)
+    }
+
+    /// The enrollment id (28 random characters).
+    public var id: String
+    /// The factor.
+    public var factor: Factor
+    /// A name the user gave it.
+    public var displayName: String?
+    /// When it was enrolled.
+    public var enrolledAt: Date
+
+    /// Creates an enrollment.
+    public init(id: String, factor: Factor, displayName: String?, enrolledAt: Date) {
+        self.id = id
+        self.factor = factor
+        self.displayName = displayName
+        self.enrolledAt = enrolledAt
     }
 }

@@ -40,18 +40,33 @@ public struct IDTokenClaims: Codable, Sendable, Equatable {
     public struct FirebaseClaim: Codable, Sendable, Equatable {
         /// Identities by provider, e.g. `["email": ["alice@example.com"]]`.
         public var identities: [String: [String]]
-        /// `password` or `custom`.
+        /// `password`, `custom`, `anonymous`, `phone`, or an identity provider's id (`google.com`, …).
         public var signInProvider: String
+        /// The tenant the token belongs to (Identity Platform multi-tenancy), nil for a project's own account.
+        public var tenant: String?
+        /// The second factor the sign-in passed: `totp` or `phone`.
+        public var signInSecondFactor: String?
+        /// The enrollment id of that second factor.
+        public var secondFactorIdentifier: String?
 
         enum CodingKeys: String, CodingKey {
             case identities
             case signInProvider = "sign_in_provider"
+            case tenant
+            case signInSecondFactor = "sign_in_second_factor"
+            case secondFactorIdentifier = "second_factor_identifier"
         }
 
         /// Creates the claim.
-        public init(identities: [String: [String]], signInProvider: String) {
+        public init(
+            identities: [String: [String]], signInProvider: String, tenant: String? = nil,
+            signInSecondFactor: String? = nil, secondFactorIdentifier: String? = nil
+        ) {
             self.identities = identities
             self.signInProvider = signInProvider
+            self.tenant = tenant
+            self.signInSecondFactor = signInSecondFactor
+            self.secondFactorIdentifier = secondFactorIdentifier
         }
     }
 
@@ -160,24 +175,39 @@ public struct IDTokenClaims: Codable, Sendable, Equatable {
     }
 
     /// Claims for an ID token of `user` in `session`, issued at `now`, valid for `lifetime` seconds: the profile,
-    /// identities (`email`, `phone`), the account's custom claims and the session's developer claims.
+    /// identities (`email`, `phone`, linked providers' raw ids), the account's custom claims and the session's
+    /// developer claims, the tenant and the second factor.
     public static func idToken(
-        for user: AuthUserRecord, session: AuthSessionRecord, projectId: String, now: Date, lifetime: Int64
+        for user: AuthUserRecord, session: AuthSessionRecord, realm: AuthRealm, now: Date, lifetime: Int64
     ) -> IDTokenClaims {
         let issuedAt = Int64(now.timeIntervalSince1970.rounded(.down))
         var identities: [String: [String]] = [:]
         if let email = user.email { identities["email"] = [email] }
         if let phone = user.phoneNumber { identities["phone"] = [phone] }
+        for identity in user.providers { identities[identity.providerId, default: []].append(identity.rawId) }
         var custom = user.customClaims
         if let extra = session.extraClaims.flatMap(AuthJSON.parse)?.objectValue {
             custom.merge(extra) { _, developer in developer }
         }
+        // Firebase sets `provider_id` only for anonymous sign-ins.
+        if session.provider == "anonymous" { custom["provider_id"] = .string("anonymous") }
+        let factor = session.secondFactor?.split(separator: ":", maxSplits: 1).map(String.init)
         return IDTokenClaims(
-            issuer: issuer(forProject: projectId), audience: projectId, authTime: session.authTime, userId: user.uid,
-            subject: user.uid, issuedAt: issuedAt, expiresAt: issuedAt + lifetime, email: user.email,
+            issuer: issuer(forProject: realm.projectId), audience: realm.projectId, authTime: session.authTime,
+            userId: user.uid, subject: user.uid, issuedAt: issuedAt, expiresAt: issuedAt + lifetime, email: user.email,
             emailVerified: user.email == nil ? nil : user.emailVerified, phoneNumber: user.phoneNumber,
             name: custom["name"] == nil ? user.displayName : nil, picture: custom["picture"] == nil ? user.photoURL : nil,
-            firebase: FirebaseClaim(identities: identities, signInProvider: session.provider), custom: custom)
+            firebase: FirebaseClaim(
+                identities: identities, signInProvider: session.provider, tenant: realm.tenantId,
+                signInSecondFactor: factor?.first, secondFactorIdentifier: factor.flatMap { $0.count > 1 ? $0[1] : nil }),
+            custom: custom)
+    }
+
+    /// Claims for an ID token of a project's own account (no tenant).
+    public static func idToken(
+        for user: AuthUserRecord, session: AuthSessionRecord, projectId: String, now: Date, lifetime: Int64
+    ) -> IDTokenClaims {
+        idToken(for: user, session: session, realm: AuthRealm(projectId: projectId), now: now, lifetime: lifetime)
     }
 
     /// The expiry as a date.

@@ -105,6 +105,97 @@ public struct AuthErrorCode: RawRepresentable, Hashable, Sendable, CustomStringC
     /// 500: the service failed (storage, signing).
     public static let internalError = AuthErrorCode(rawValue: "INTERNAL")
 
+    /// The request's tenant differs from its ID token's, path's or body's.
+    public static let tenantIDMismatch = AuthErrorCode(rawValue: "TENANT_ID_MISMATCH")
+    /// The tenant has `disableAuth` set.
+    public static let projectDisabled = AuthErrorCode(rawValue: "PROJECT_DISABLED")
+    /// The tenant does not allow password sign-in.
+    public static let passwordLoginDisabled = AuthErrorCode(rawValue: "PASSWORD_LOGIN_DISABLED")
+    /// Anonymous sign-up where the tenant does not allow it.
+    public static let adminOnlyOperation = AuthErrorCode(rawValue: "ADMIN_ONLY_OPERATION")
+    /// batchCreate: no users.
+    public static let missingUserAccount = AuthErrorCode(rawValue: "MISSING_USER_ACCOUNT")
+    /// createAuthUri: the identifier is not an email.
+    public static let invalidIdentifier = AuthErrorCode(rawValue: "INVALID_IDENTIFIER")
+    /// createAuthUri: no continueUri.
+    public static let missingContinueURI = AuthErrorCode(rawValue: "MISSING_CONTINUE_URI")
+    /// sendOobCode VERIFY_AND_CHANGE_EMAIL: no newEmail.
+    public static let missingNewEmail = AuthErrorCode(rawValue: "MISSING_NEW_EMAIL")
+    /// A wrong SMS or TOTP code.
+    public static let invalidCode = AuthErrorCode(rawValue: "INVALID_CODE")
+    /// No SMS or TOTP code.
+    public static let missingCode = AuthErrorCode(rawValue: "MISSING_CODE")
+    /// An unknown phone or TOTP enrollment session.
+    public static let invalidSessionInfo = AuthErrorCode(rawValue: "INVALID_SESSION_INFO")
+    /// No phone or TOTP enrollment session.
+    public static let missingSessionInfo = AuthErrorCode(rawValue: "MISSING_SESSION_INFO")
+    /// A phone or TOTP enrollment session that has expired.
+    public static let sessionExpired = AuthErrorCode(rawValue: "SESSION_EXPIRED")
+    /// No phone number.
+    public static let missingPhoneNumber = AuthErrorCode(rawValue: "MISSING_PHONE_NUMBER")
+    /// A phone temporary proof that is unknown or for another number.
+    public static let invalidTemporaryProof = AuthErrorCode(rawValue: "INVALID_TEMPORARY_PROOF")
+    /// mfaSignIn without mfaPendingCredential.
+    public static let missingMFAPendingCredential = AuthErrorCode(rawValue: "MISSING_MFA_PENDING_CREDENTIAL")
+    /// An unknown or expired mfaPendingCredential.
+    public static let invalidMFAPendingCredential = AuthErrorCode(rawValue: "INVALID_MFA_PENDING_CREDENTIAL")
+    /// mfaSignIn without mfaEnrollmentId.
+    public static let missingMFAEnrollmentID = AuthErrorCode(rawValue: "MISSING_MFA_ENROLLMENT_ID")
+    /// No second factor with that id.
+    public static let mfaEnrollmentNotFound = AuthErrorCode(rawValue: "MFA_ENROLLMENT_NOT_FOUND")
+    /// MFA after a first factor that cannot have one (anonymous, phone, custom).
+    public static let unsupportedFirstFactor = AuthErrorCode(rawValue: "UNSUPPORTED_FIRST_FACTOR")
+    /// MFA enrollment before the email is verified.
+    public static let unverifiedEmail = AuthErrorCode(rawValue: "UNVERIFIED_EMAIL")
+    /// The phone number is already a second factor.
+    public static let secondFactorExists = AuthErrorCode(rawValue: "SECOND_FACTOR_EXISTS")
+    /// More than 5 second factors.
+    public static let secondFactorLimitExceeded = AuthErrorCode(rawValue: "SECOND_FACTOR_LIMIT_EXCEEDED")
+    /// An operation tenants do not have (phone sign-in, project config).
+    public static let unsupportedTenantOperation = AuthErrorCode(rawValue: "UNSUPPORTED_TENANT_OPERATION")
+    /// The identity provider's user is linked to another account.
+    public static let federatedUserIDAlreadyLinked = AuthErrorCode(rawValue: "FEDERATED_USER_ID_ALREADY_LINKED")
+    /// signInWithIdp: the fake provider credential does not parse.
+    public static let invalidIDPResponse = AuthErrorCode(rawValue: "INVALID_IDP_RESPONSE")
+    /// signInWithIdp: no requestUri.
+    public static let missingRequestURI = AuthErrorCode(rawValue: "MISSING_REQUEST_URI")
+    /// signInWithIdp: requestUri is not absolute.
+    public static let invalidRequestURI = AuthErrorCode(rawValue: "INVALID_REQUEST_URI")
+    /// signInWithIdp: no providerId.
+    public static let invalidCredentialOrProviderID = AuthErrorCode(rawValue: "INVALID_CREDENTIAL_OR_PROVIDER_ID")
+    /// No identity provider configuration with that id.
+    public static let configurationNotFound = AuthErrorCode(rawValue: "CONFIGURATION_NOT_FOUND")
+    /// An identity provider configuration with that id exists.
+    public static let configurationExists = AuthErrorCode(rawValue: "CONFIGURATION_EXISTS")
+    /// An OIDC id not starting `oidc.`, a SAML id not starting `saml.`.
+    public static let invalidProviderID = AuthErrorCode(rawValue: "INVALID_PROVIDER_ID")
+    /// No provider id.
+    public static let missingProviderID = AuthErrorCode(rawValue: "MISSING_PROVIDER_ID")
+    /// A provider configuration field that is malformed.
+    public static let invalidConfig = AuthErrorCode(rawValue: "INVALID_CONFIG")
+    /// An OIDC configuration without issuer.
+    public static let missingIssuer = AuthErrorCode(rawValue: "MISSING_ISSUER")
+    /// An OIDC configuration without clientId.
+    public static let missingOAuthClientID = AuthErrorCode(rawValue: "MISSING_OAUTH_CLIENT_ID")
+    /// A SAML configuration without spConfig.
+    public static let missingSAMLRelyingPartyConfig = AuthErrorCode(rawValue: "MISSING_SAML_RELYING_PARTY_CONFIG")
+    /// No tenant with that id.
+    public static let tenantNotFound = AuthErrorCode(rawValue: "TENANT_NOT_FOUND")
+    /// batchCreate: an unknown hashAlgorithm.
+    public static let invalidHashAlgorithm = AuthErrorCode(rawValue: "INVALID_HASH_ALGORITHM")
+    /// batchCreate: password hashes without a hashAlgorithm.
+    public static let missingHashAlgorithm = AuthErrorCode(rawValue: "MISSING_HASH_ALGORITHM")
+    /// batchCreate: rounds outside the algorithm's range.
+    public static let invalidHashRounds = AuthErrorCode(rawValue: "INVALID_HASH_ROUNDS")
+    /// batchCreate: SCRYPT memoryCost outside 1–14.
+    public static let invalidHashMemoryCost = AuthErrorCode(rawValue: "INVALID_HASH_MEMORY_COST")
+    /// batchCreate: a STANDARD_SCRYPT parameter outside the accepted bounds.
+    public static let invalidHashParameter = AuthErrorCode(rawValue: "INVALID_HASH_PARAMETER")
+    /// batchCreate: SCRYPT or HMAC without signerKey.
+    public static let missingHashKey = AuthErrorCode(rawValue: "MISSING_HASH_KEY")
+    /// A passkey route (WebAuthn) this service does not verify.
+    public static let unsupportedPasskey = AuthErrorCode(rawValue: "PASSKEY_NOT_SUPPORTED")
+
     /// The wire spelling.
     public var description: String { rawValue }
 

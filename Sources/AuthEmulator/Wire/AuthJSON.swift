@@ -63,6 +63,18 @@ public enum AuthJSON: Sendable, Equatable, Codable, CustomStringConvertible {
         return nil
     }
 
+    /// The elements of an array.
+    public var arrayValue: [AuthJSON]? {
+        if case .array(let elements) = self { return elements }
+        return nil
+    }
+
+    /// The boolean, when this is one.
+    public var boolValue: Bool? {
+        if case .bool(let value) = self { return value }
+        return nil
+    }
+
     /// The string, when this is one.
     public var stringValue: String? {
         if case .string(let value) = self { return value }

@@ -13,8 +13,11 @@ extension AuthWire {
         public var photoUrl: String?
         /// The phone number.
         public var phoneNumber: String?
-        /// The redacted marker `UkVEQUNURUQ=` ("REDACTED") when the account has a password, as production answers.
+        /// To an administrator, the scrypt hash (base64; empty for a hash imported with another algorithm that no
+        /// sign-in has replaced yet, as Firebase exports it); to a client, the redacted marker `UkVEQUNURUQ=`.
         public var passwordHash: String?
+        /// To an administrator, the password's salt (base64), as Firebase exports it.
+        public var salt: String?
         /// Whether the email has been verified.
         public var emailVerified: Bool
         /// Present (true) only for a disabled account.
@@ -35,6 +38,14 @@ extension AuthWire {
         public var customAttributes: String?
         /// Present (true) when the account has signed in with an email link.
         public var emailLinkSignin: Bool?
+        /// Second factors.
+        public var mfaInfo: [MFAInfo]?
+        /// The tenant of the account.
+        public var tenantId: String?
+        /// The email before the last change.
+        public var initialEmail: String?
+        /// Present (true) when the account has signed in with a custom token.
+        public var customAuth: Bool?
 
         /// Creates an account entry.
         public init(
@@ -78,12 +89,15 @@ extension AuthWire {
         public var photoUrl: String?
         /// The phone number (`phone`).
         public var phoneNumber: String?
+        /// The user's handle at the provider.
+        public var screenName: String?
 
         /// Creates a provider entry.
         public init(
             providerId: String, federatedId: String?, email: String?, rawId: String, displayName: String?,
-            photoUrl: String? = nil, phoneNumber: String? = nil
+            photoUrl: String? = nil, phoneNumber: String? = nil, screenName: String? = nil
         ) {
+            self.screenName = screenName
             self.providerId = providerId
             self.federatedId = federatedId
             self.email = email
@@ -92,6 +106,17 @@ extension AuthWire {
             self.photoUrl = photoUrl
             self.phoneNumber = phoneNumber
         }
+    }
+
+    /// A second factor as the API shows it: `phoneInfo` (masked to clients) or `totpInfo` (`{}`), never a secret.
+    public struct MFAInfo: Codable, Sendable, Equatable {
+        public var mfaEnrollmentId: String
+        public var displayName: String?
+        /// RFC 3339.
+        public var enrolledAt: String
+        public var phoneInfo: String?
+        public var unobfuscatedPhoneInfo: String?
+        public var totpInfo: Empty?
     }
 
     /// The answer to an administrator's create (`projects/{p}/accounts`, the Admin SDK's `create_user`): the
@@ -148,6 +173,8 @@ extension AuthWire {
         public var idToken: String?
         public var refreshToken: String?
         public var expiresIn: String?
+        /// The email a `VERIFY_AND_CHANGE_EMAIL` code changed to.
+        public var newEmail: String?
     }
 
     /// `accounts:delete` request: the user's own ID token, or (Admin SDK) a `localId`.

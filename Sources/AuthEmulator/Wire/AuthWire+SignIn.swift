@@ -14,6 +14,8 @@ extension AuthWire {
         public var canHandleCodeInApp: Bool?
         /// Admin only: answer the code and the link instead of "sending" them.
         public var returnOobLink: Bool?
+        /// `VERIFY_AND_CHANGE_EMAIL`: the email to change to once it is verified.
+        public var newEmail: String?
 
         /// Creates a request.
         public init(requestType: String?, email: String? = nil, idToken: String? = nil, continueUrl: String? = nil) {
@@ -51,6 +53,8 @@ extension AuthWire {
         public var requestType: String
         /// The code's email (withheld for `EMAIL_SIGNIN` codes: the user must type it).
         public var email: String?
+        /// A `VERIFY_AND_CHANGE_EMAIL` code's new email.
+        public var newEmail: String?
     }
 
     /// `accounts:signInWithEmailLink` request.
@@ -171,5 +175,6 @@ extension AuthWire {
         public var oobCode: String
         public var oobLink: String
         public var requestType: String
+        public var newEmail: String?
     }
 }

@@ -25,6 +25,8 @@ public enum AuthWire {
         public var emailVerified: Bool?
         /// Admin only: create the account disabled.
         public var disabled: Bool?
+        /// Adds the email and password to this (anonymous) account instead of creating one.
+        public var idToken: String?
 
         /// Creates a request.
         public init(
@@ -74,6 +76,15 @@ public enum AuthWire {
             self.expiresIn = expiresIn
             self.localId = localId
         }
+    }
+
+    /// `accounts:signUp` response for an anonymous account (no email).
+    public struct AnonymousSignUpResponse: Codable, Sendable, Equatable {
+        public var kind = "identitytoolkit#SignupNewUserResponse"
+        public var idToken: String
+        public var refreshToken: String
+        public var expiresIn: String
+        public var localId: String
     }
 
     /// `accounts:signInWithPassword` request.
@@ -128,6 +139,20 @@ public enum AuthWire {
         }
     }
 
+    /// `accounts:signInWithPassword` (and the other first factors) for an account with second factors: no tokens,
+    /// a credential for `accounts/mfaSignIn:finalize` and the factors to choose from.
+    public struct MFAPendingResponse: Codable, Sendable, Equatable {
+        public var kind = "identitytoolkit#VerifyPasswordResponse"
+        public var localId: String
+        public var email: String
+        /// Password sign-in's `registered: true`; absent after an email link.
+        public var registered: Bool? = true
+        /// Email-link sign-in's `isNewUser`; absent after a password.
+        public var isNewUser: Bool?
+        public var mfaPendingCredential: String
+        public var mfaInfo: [MFAInfo]
+    }
+
     /// `accounts:lookup` request: an ID token (client), or lists of uids, emails and phone numbers (Admin SDK).
     public struct LookupRequest: Codable, Sendable, Equatable {
         /// The ID token whose account to return.
@@ -138,6 +163,14 @@ public enum AuthWire {
         public var email: [String]?
         /// Admin only: phone numbers to look up.
         public var phoneNumber: [String]?
+        /// Admin only: identity provider users to look up (`{providerId, rawId}`).
+        public var federatedUserId: [FederatedUserID]?
+
+        /// One identity provider user.
+        public struct FederatedUserID: Codable, Sendable, Equatable {
+            public var providerId: String?
+            public var rawId: String?
+        }
 
         /// Creates a request.
         public init(idToken: String?, localId: [String]? = nil, email: [String]? = nil, phoneNumber: [String]? = nil) {
