@@ -26,7 +26,9 @@ extension TestChain {
     // MARK: Balances, code, nonces, storage
 
     /// Sets the ether balance of `address` (forge's `deal(address, uint256)`).
-    public func deal(_ address: Address, _ wei: UInt256) async { await chain.setBalance(address, wei) }
+    public func deal(_ address: Address, _ wei: UInt256) async throws {
+        do throws(ChainError) { try await chain.setBalance(address, wei) } catch { throw DevChainBackendError.chain(error) }
+    }
 
     /// The ether balance of `address`.
     public func balance(_ address: Address) async throws -> UInt256 {
@@ -34,14 +36,18 @@ extension TestChain {
     }
 
     /// Replaces the code at `address` (forge's `etch`).
-    public func setCode(_ address: Address, _ code: [UInt8]) async { await chain.setCode(address, code) }
+    public func setCode(_ address: Address, _ code: [UInt8]) async throws {
+        do throws(ChainError) { try await chain.setCode(address, code) } catch { throw DevChainBackendError.chain(error) }
+    }
 
     /// Sets the nonce of `address`.
-    public func setNonce(_ address: Address, _ nonce: UInt64) async { await chain.setNonce(address, nonce) }
+    public func setNonce(_ address: Address, _ nonce: UInt64) async throws {
+        do throws(ChainError) { try await chain.setNonce(address, nonce) } catch { throw DevChainBackendError.chain(error) }
+    }
 
     /// Writes a storage slot (forge's `store`).
-    public func store(_ address: Address, slot: UInt256, value: UInt256) async {
-        await chain.setStorage(address, slot: slot, value: value)
+    public func store(_ address: Address, slot: UInt256, value: UInt256) async throws {
+        do throws(ChainError) { try await chain.setStorage(address, slot: slot, value: value) } catch { throw DevChainBackendError.chain(error) }
     }
 
     /// Reads a storage slot (forge's `load`).

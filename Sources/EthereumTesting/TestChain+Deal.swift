@@ -11,7 +11,7 @@ extension TestChain {
         let balanceOf = try ABIFunction(signature: "function balanceOf(address) view returns (uint256)")
         let slot = try await storageSlot(of: token, returnedBy: try balanceOf.encodeCall([.address(holder)]), what: "balanceOf(\(name(of: holder)))")
         let old = try await load(token, slot: slot)
-        await store(token, slot: slot, value: amount)
+        try await store(token, slot: slot, value: amount)
         guard adjustTotalSupply else { return }
         let totalSupply = try ABIFunction(signature: "function totalSupply() view returns (uint256)")
         let supplySlot = try await storageSlot(of: token, returnedBy: try totalSupply.encodeCall([]), what: "totalSupply()")
@@ -19,10 +19,10 @@ extension TestChain {
         // supply − old + amount, in an order that cannot underflow when the result is representable.
         let (raised, overflow) = amount >= old ? supply.addingReportingOverflow(amount - old) : (supply - Swift.min(supply, old - amount), old - amount > supply)
         guard !overflow else {
-            await store(token, slot: slot, value: old)
+            try await store(token, slot: slot, value: old)
             throw TestFailure("deal(token:): the total supply \(supply) cannot move from \(old) to \(amount) held")
         }
-        await store(token, slot: supplySlot, value: raised)
+        try await store(token, slot: supplySlot, value: raised)
     }
 
     /// The storage slot of `contract` whose value the view call `calldata` returns as its first word.
@@ -38,9 +38,9 @@ extension TestChain {
         let marker = UInt256(Keccak256.hash(Array("EthereumTesting.deal".utf8)))
         for slot in slots {
             let old = try await load(contract, slot: slot)
-            await store(contract, slot: slot, value: marker)
+            try await store(contract, slot: slot, value: marker)
             let outcome = try await backend.call(request, at: .latest)
-            await store(contract, slot: slot, value: old)
+            try await store(contract, slot: slot, value: old)
             if case .returned(let data) = outcome, data.count >= 32, UInt256(truncatingBigEndian: data.prefix(32)) == marker {
                 return slot
             }

@@ -113,8 +113,8 @@ struct AuthRealmTests {
             let token = try #require(signed.json["idToken"]?.string)
             let info = try await call(emulator, prefix + "getAccountInfo", #"{"idToken":"\#(token)"}"#)
             #expect(info.json["users"]?[0]?["email"] == .string(email))
-            #expect(try await call(emulator, prefix + "noSuchMethod").status == 404)
-            #expect(try await call(emulator, prefix + "signOutUser").status == 501)
+            #expect(try await call(emulator, "POST", prefix + "noSuchMethod").status == 404)
+            #expect(try await call(emulator, "POST", prefix + "signOutUser").status == 501)
         }
     }
 }

@@ -51,12 +51,12 @@ import Testing
         // A call at pending runs in the pending block: NUMBER is the head's + 1 and the state is after its transactions.
         let numberCode: [UInt8] = [0x43, 0x60, 0x00, 0x52, 0x60, 0x20, 0x60, 0x00, 0xf3]  // NUMBER; MSTORE 0; RETURN 32
         let probe = F.address("0x00000000000000000000000000000000000000ca")
-        await chain.setCode(probe, numberCode)
+        try await chain.setCode(probe, numberCode)
         let atPendingCall = try await chain.call(CallRequest(to: probe), at: .pending)
         #expect(atPendingCall.output == F.word(UInt256(1)))
         #expect(try await chain.call(CallRequest(to: probe), at: .latest).output == F.word(.zero))
         let balanceCode: [UInt8] = [0x73] + F.address1.bytes + [0x31, 0x60, 0x00, 0x52, 0x60, 0x20, 0x60, 0x00, 0xf3]
-        await chain.setCode(probe, balanceCode)
+        try await chain.setCode(probe, balanceCode)
         #expect(try await chain.call(CallRequest(to: probe), at: .pending).output == F.word(atPending))
     }
 

@@ -38,13 +38,13 @@ import Testing
         config.gasLimit = 4_712_388
         config.coinbase = coinbase
         let chain = try await DevChain(config: config)
-        await chain.setCode(cac, hex("610dad80ff"))
-        await chain.setBalance(cac, F.oneEther)
-        await chain.setCode(bab, babCode)
-        await chain.setBalance(bab, .one)
-        await chain.setStorage(bab, slot: UInt256(1), value: UInt256(10))
-        await chain.setStorage(bab, slot: UInt256(2), value: UInt256(12))
-        await chain.setBalance(fixedAccount, F.oneEther)
+        try await chain.setCode(cac, hex("610dad80ff"))
+        try await chain.setBalance(cac, F.oneEther)
+        try await chain.setCode(bab, babCode)
+        try await chain.setBalance(bab, .one)
+        try await chain.setStorage(bab, slot: UInt256(1), value: UInt256(10))
+        try await chain.setStorage(bab, slot: UInt256(2), value: UInt256(12))
+        try await chain.setBalance(fixedAccount, F.oneEther)
         for nonce in 0..<10 as Range<UInt64> {
             let baseFee = try #require(await chain.pendingBaseFee())
             try await chain.sendRawTransaction(

@@ -58,7 +58,7 @@ import TestSupport
         }
 
         // deal: ether, and token balances by storage-slot search (vyper's layout, found by tracing balanceOf).
-        await t.deal(alice, 3 * Self.ether)
+        try await t.deal(alice, 3 * Self.ether)
         #expect(try await t.balance(alice) == 3 * Self.ether)
         let dave = t.makeAddress("dave")
         try await t.deal(token: token.address, to: dave, amount: 5_000)
@@ -92,11 +92,11 @@ import TestSupport
 
         // store / load / setNonce / setCode / roll.
         let slot = UInt256(7)
-        await t.store(carol, slot: slot, value: 42)
+        try await t.store(carol, slot: slot, value: 42)
         #expect(try await t.load(carol, slot: slot) == 42)
-        await t.setNonce(carol, 5)
+        try await t.setNonce(carol, 5)
         #expect(try await t.chain.nonce(carol) == 5)
-        await t.setCode(carol, [0x60, 0x00])
+        try await t.setCode(carol, [0x60, 0x00])
         #expect(try await t.code(at: carol, block: .latest) == [0x60, 0x00])
         let head = await t.blockNumber()
         try await t.roll(head + 25)

@@ -45,9 +45,7 @@ extension DevChain {
             environment: env, fork: fork, baseFee: nextBaseFee(fork: fork), beaconRoot: fork >= .cancun ? .zero : nil,
             withdrawals: fork >= .shanghai ? [] : nil, extraData: config.extraData, transactions: nil)
         let block = PendingBlock(
-            mined: MinedBlock(
-                block: assembled.block,
-                receipts: fullReceipts(block: assembled.block, stored: assembled.receipts, logs: assembled.logs)),
+            mined: minedBlock(assembled.block, stored: assembled.receipts, logs: assembled.logs),
             state: assembled.state, environment: env, fork: fork)
         pendingCache = (key, ContinuousClock.now, block)
         return block
