@@ -63,9 +63,10 @@ from web3.providers.rpc import AsyncHTTPProvider  # noqa: E402
 CHAIN_ID = 131277322940537
 GAS_LIMIT = 1_000_000_000
 HARDFORK = "prague"
-# geth's suite runs `--dev.period 3`; one second keeps a sent transaction pending long enough for the replace and
-# "unmined" tests (they act within milliseconds of sending) and the whole suite short.
-BLOCK_TIME = 1
+# geth's suite runs `--dev.period 3`, and so does this one: the replace and "unmined" tests act within milliseconds of
+# sending and race the next block (with one second, test_async_eth_replace_transaction lost the race about one run in
+# twenty: "nonce too low"). The period costs the suite about 10 s.
+BLOCK_TIME = 3
 # Dev account 0 of the public test mnemonic: the account the node signs for (geth's keyfile account's role).
 KEYFILE_ACCOUNT_PKEY = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80"
 KEYFILE_ACCOUNT_ADDRESS = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
