@@ -7,7 +7,7 @@ import Testing
 @Suite("realms, import, second factors")
 struct AuthRealmTests {
     private func call(
-        _ emulator: AuthEmulator, _ method: String = "POST", _ path: String, _ body: String = "{}",
+        _ emulator: AuthEmulator, _ path: String, _ body: String = "{}", method: String = "POST",
         owner: Bool = false
     ) async throws -> (status: Int, json: JSON) {
         let response = await emulator.handle(
@@ -24,11 +24,11 @@ struct AuthRealmTests {
         let first = try await call(emulator, "/identitytoolkit.googleapis.com/v1/projects/p-one/accounts", body, owner: true)
         let second = try await call(emulator, "/identitytoolkit.googleapis.com/v1/projects/p-two/accounts", body, owner: true)
         let tenant = try await call(
-            emulator, "/identitytoolkit.googleapis.com/v1/projects/p-one/tenants/t-1/accounts", body, owner: true)
+            emulator, "/identitytoolkit.googleapis.com/v1/projects/demo-carchain/tenants/t-1/accounts", body, owner: true)
         let uids = [first, second, tenant].compactMap { $0.json["localId"]?.string }
         #expect(Set(uids).count == 3)
         #expect(try await emulator.realm(AuthRealm(projectId: "p-one")).store.userCount() == 1)
-        #expect(try await emulator.realm(AuthRealm(projectId: "p-one", tenantId: "t-1")).store.userCount() == 1)
+        #expect(try await emulator.realm(AuthRealm(projectId: "demo-carchain", tenantId: "t-1")).store.userCount() == 1)
         #expect(try await emulator.store.userCount() == 0)
         let signIn = try await call(
             emulator, "/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword",
@@ -53,7 +53,7 @@ struct AuthRealmTests {
             emulator, "/identitytoolkit.googleapis.com/v1/projects/demo-carchain/accounts:batchCreate", body, owner: true)
         #expect(imported.json["error"] == .array([]))
         let exported = try await call(
-            emulator, "GET", "/identitytoolkit.googleapis.com/v1/projects/demo-carchain/accounts:batchGet", owner: true)
+            emulator, "/identitytoolkit.googleapis.com/v1/projects/demo-carchain/accounts:batchGet", method: "GET", owner: true)
         #expect(exported.json["users"]?[0]?["passwordHash"] == .string(""))
         let wrong = await serviceError {
             try await emulator.signInWithPassword(.init(email: "imp@example.com", password: "Password"))
@@ -63,7 +63,7 @@ struct AuthRealmTests {
         let user = try #require(try await emulator.store.user(uid: "imp-1"))
         #expect(user.importedPassword == nil && user.passwordHash != nil)
         let after = try await call(
-            emulator, "GET", "/identitytoolkit.googleapis.com/v1/projects/demo-carchain/accounts:batchGet", owner: true)
+            emulator, "/identitytoolkit.googleapis.com/v1/projects/demo-carchain/accounts:batchGet", method: "GET", owner: true)
         #expect(after.json["users"]?[0]?["salt"]?.string?.isEmpty == false)
         _ = try await emulator.signInWithPassword(.init(email: "imp@example.com", password: "password"))
     }
@@ -113,8 +113,8 @@ struct AuthRealmTests {
             let token = try #require(signed.json["idToken"]?.string)
             let info = try await call(emulator, prefix + "getAccountInfo", #"{"idToken":"\#(token)"}"#)
             #expect(info.json["users"]?[0]?["email"] == .string(email))
-            #expect(try await call(emulator, "POST", prefix + "noSuchMethod").status == 404)
-            #expect(try await call(emulator, "POST", prefix + "signOutUser").status == 501)
+            #expect(try await call(emulator, prefix + "noSuchMethod").status == 404)
+            #expect(try await call(emulator, prefix + "signOutUser").status == 501)
         }
     }
 }

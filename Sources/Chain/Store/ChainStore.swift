@@ -52,6 +52,10 @@ struct ChainStore: Sendable {
             case .directory(let url):
                 try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
                 config.journalMode = .wal
+                // The dev-state journal (DevJournal) writes the same file through its own connection while the block
+                // writer's thread commits blocks: each waits for the other's transaction instead of failing with
+                // SQLITE_BUSY.
+                config.busyMode = .timeout(10)
                 config.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
                 let file = url.appendingPathComponent("chain.sqlite").path
                 queue = try DatabaseQueue(path: file, configuration: config)
