@@ -99,7 +99,7 @@ import Glibc
             (["gas-report", "--scenario", "/dev/zero"], nil, "cannot read scenario /dev/zero: larger than 16 MiB, the limit for this kind of file"),
             (["gas-report", "--scenario", r + "/nested.json"], nil, "scenario nested.json is not valid JSON: too many nested arrays or dictionaries at line 1, column 514"),
             (["gas-report", "--compare", r + "/loop-a"], nil, "--compare: cannot open \(r)/loop-a: Too many levels of symbolic links"),
-            (["deploy", "--artifact", "/dev/zero"], nil, "--artifact: /dev/zero is larger than 16 MiB, the limit for this kind of file"),
+            (["deploy", "--artifact", "/dev/zero"], nil, "--artifact: /dev/zero is larger than 64 MiB, the limit for this kind of file"),
         ]
         for (arguments, stdin, message) in cases {
             let out = try box.run(arguments, stdinFrom: stdin)
