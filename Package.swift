@@ -201,7 +201,7 @@ let package = Package(
         // Test helper for the chain's crash-safety test: sends transactions to a data dir until killed.
         .executableTarget(name: "ChainCrashHelper", dependencies: ["Chain", "EthereumPrimitives", "EthereumTransactions"]),
         // Perf probe: automined CarChain throughput per window of 200 blocks (a tool, not a test).
-        .executableTarget(name: "ChainPerfProbe", dependencies: ["Chain", "EVM", "EthereumPrimitives", "EthereumCrypto", "EthereumTransactions"]),
+        .executableTarget(name: "ChainPerfProbe", dependencies: ["Chain", "EVM", "EthereumABI", "EthereumPrimitives", "EthereumCrypto", "EthereumTransactions"]),
 
         // Shared test helpers: ../shared and the vectors, the venv, built binaries, tallies, strict mode.
         .target(name: "TestSupport", dependencies: ["EthereumPrimitives"], path: "Tests/TestSupport"),

@@ -1,3 +1,4 @@
+import EthereumABI
 import EthereumPrimitives
 import Foundation
 
@@ -7,19 +8,20 @@ struct ProbeError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// ABI-encodes a call with string arguments, optionally followed by one uint256.
+/// ABI-encodes a call with string arguments, optionally followed by one uint256 (EthereumABI's encoder; the
+/// arguments are the probe's own, so an encoding failure is a bug in the probe).
 func encodeCall(_ signature: String, _ strings: [String], uint: UInt256? = nil) -> [UInt8] {
-    let words = strings.count + (uint == nil ? 0 : 1)
-    var head: [UInt8] = []
-    var tail: [UInt8] = []
-    for s in strings {
-        head += UInt256(UInt64(32 * words + tail.count)).bigEndianBytes
-        let bytes = Array(s.utf8)
-        tail += UInt256(UInt64(bytes.count)).bigEndianBytes + bytes
-            + [UInt8](repeating: 0, count: (32 - bytes.count % 32) % 32)
+    var values = strings.map(ABIValue.string)
+    var types = [ABIType](repeating: .string, count: strings.count)
+    if let uint {
+        values.append(.uint(uint))
+        types.append(.uint(256))
     }
-    if let uint { head += uint.bigEndianBytes }
-    return Array(Keccak256.hash(signature).bytes[0..<4]) + head + tail
+    do {
+        return try ABIEncoder.encodeCall(selector: Array(Keccak256.hash(signature).bytes[0..<4]), values, as: types)
+    } catch {
+        fatalError("ChainPerfProbe: cannot encode \(signature): \(error)")
+    }
 }
 
 /// contracts/CarChain.json's creation code, read from the source tree.
