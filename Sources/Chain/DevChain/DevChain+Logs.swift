@@ -4,7 +4,8 @@ import EthereumTransactions
 
 extension DevChain {
     /// The logs matching `filter` (`eth_getLogs`), in chain order. A block-hash filter first checks
-    /// the block's bloom; ranges use the database's address and topic0 indexes.
+    /// the block's bloom; ranges use the database's topic indexes, and each log's block hash and time
+    /// come from the same query.
     public func logs(_ filter: LogFilter) throws(ChainError) -> [LogEntry] {
         let from: UInt64
         let to: UInt64
@@ -47,26 +48,14 @@ extension DevChain {
             }
         }
         let rows = from <= last ? try store.logs(from: from, to: last, addresses: filter.addresses, topics: filter.topics) : []
-        var timestamps: [UInt64: UInt64] = [:]
-        var blockHashes: [UInt64: Bytes32] = [:]
         var entries: [LogEntry] = []
         entries.reserveCapacity(rows.count + unwrittenEntries.count)
         for row in rows {
-            let number = row.blockNumber
-            if timestamps[number] == nil {
-                if let cached = blockCache[number] {
-                    timestamps[number] = cached.block.header.timestamp
-                    blockHashes[number] = cached.block.hash
-                } else {
-                    timestamps[number] = try store.header(number: number)?.timestamp ?? 0
-                    blockHashes[number] = try blockHash(number) ?? .zero
-                }
-            }
             entries.append(
                 LogEntry(
-                    address: row.log.address, topics: row.log.topics, data: row.log.data, blockNumber: number,
-                    blockHash: blockHashes[number] ?? .zero, transactionHash: row.transactionHash,
-                    transactionIndex: row.transactionIndex, logIndex: row.logIndex, blockTimestamp: timestamps[number] ?? 0))
+                    address: row.log.address, topics: row.log.topics, data: row.log.data, blockNumber: row.blockNumber,
+                    blockHash: row.blockHash, transactionHash: row.transactionHash,
+                    transactionIndex: row.transactionIndex, logIndex: row.logIndex, blockTimestamp: row.blockTimestamp))
         }
         return entries + unwrittenEntries
     }

@@ -520,14 +520,19 @@ struct ChainStore: Sendable {
         var transactionIndex: Int
         var transactionHash: Bytes32
         var log: Log
+        /// The block's hash and timestamp, read in the same query (one header decoded per block, not per log).
+        var blockHash: Bytes32
+        var blockTimestamp: UInt64
     }
 
     /// The logs of blocks `from...to` matching the address and per-position topic sets (an empty
-    /// set matches anything), in chain order; uses the address and topic0 indexes.
+    /// set matches anything), in chain order; uses the per-position topic indexes (logs_topic0…3).
     func logs(from: UInt64, to: UInt64, addresses: [Address], topics: [[Bytes32]]) throws(ChainError) -> [LogRow] {
         try writer.wait(through: to)
         var sql = "SELECT l.block_number, l.log_index, l.tx_index, l.address, l.topic0, l.topic1, l.topic2, l.topic3,"
-            + " l.data, t.hash FROM logs l JOIN transactions t ON t.block_number = l.block_number AND t.idx = l.tx_index"
+            + " l.data, t.hash, b.hash, b.header FROM logs l"
+            + " JOIN transactions t ON t.block_number = l.block_number AND t.idx = l.tx_index"
+            + " JOIN blocks b ON b.number = l.block_number"
             + " WHERE l.block_number BETWEEN ? AND ?"
         var arguments: [(any DatabaseValueConvertible)?] = [Int64(bitPattern: from), Int64(bitPattern: to)]
         if !addresses.isEmpty {
@@ -544,20 +549,37 @@ struct ChainStore: Sendable {
         let finalSQL = sql
         let args = StatementArguments(arguments)
         let rows = try guarded("querying logs") { try queue.inDatabase { db in try Row.fetchAll(db, sql: finalSQL, arguments: args) } }
-        return rows.map { row in
+        var timestamps: [UInt64: UInt64] = [:]
+        var out: [LogRow] = []
+        out.reserveCapacity(rows.count)
+        for row in rows {
             var topics: [Bytes32] = []
             for column in 4...7 {
                 guard let data = row[column] as Data?, let topic = Bytes32([UInt8](data)) else { break }
                 topics.append(topic)
             }
+            let number = UInt64(bitPattern: row[0] as Int64)
             let address: Data = row[3]
             let data: Data = row[8]
             let txHash: Data = row[9]
-            return LogRow(
-                blockNumber: UInt64(bitPattern: row[0] as Int64), logIndex: row[1], transactionIndex: row[2],
+            let blockHash: Data = row[10]
+            let timestamp: UInt64
+            if let known = timestamps[number] {
+                timestamp = known
+            } else {
+                let header: Data = row[11]
+                do { timestamp = try BlockHeader(encoded: [UInt8](header)).timestamp } catch {
+                    throw .storage("block \(number): bad header encoding: \(error)")
+                }
+                timestamps[number] = timestamp
+            }
+            out.append(LogRow(
+                blockNumber: number, logIndex: row[1], transactionIndex: row[2],
                 transactionHash: Bytes32([UInt8](txHash)) ?? .zero,
-                log: Log(address: Address(bytes: [UInt8](address)) ?? .zero, topics: topics, data: [UInt8](data)))
+                log: Log(address: Address(bytes: [UInt8](address)) ?? .zero, topics: topics, data: [UInt8](data)),
+                blockHash: Bytes32([UInt8](blockHash)) ?? .zero, blockTimestamp: timestamp))
         }
+        return out
     }
 
     /// The logs of one block, in order.
