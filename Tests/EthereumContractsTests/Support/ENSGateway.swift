@@ -39,7 +39,7 @@ final class ENSGateway: @unchecked Sendable {
         }
         let (stream, continuation) = AsyncStream<Int>.makeStream()
         var logger = Logger(label: "ens-gateway")
-        logger.logLevel = .error
+        logger.logLevel = .critical  // stopping by cancellation logs errors that mean nothing here
         let app = Application(
             router: router, configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) }, logger: logger)
