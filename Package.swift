@@ -135,10 +135,14 @@ let package = Package(
         ),
         // Contracts from Swift (docs/CONTRACTS.md). The runtime: a contract = address + ABI over a backend protocol,
         // typed calls, sends, estimates, deployments, events, log queries and decoded reverts, the dynamic API, and
-        // the JSON-RPC backend. Light: no EVM, chain, database or server.
+        // the JSON-RPC backend; CCIP-read (EIP-3668: gateways over AsyncHTTPClient) and ENS (ENSIP-15 names,
+        // resolution). Light: no EVM, chain, database or server.
         .target(
             name: "EthereumContracts",
-            dependencies: ["EthereumPrimitives", "EthereumCrypto", "EthereumABI", "EthereumTransactions", "EthereumWire", "EthereumRPC"]
+            dependencies: [
+                "EthereumPrimitives", "EthereumCrypto", "EthereumABI", "EthereumTransactions", "EthereumWire", "EthereumRPC",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
         ),
         // The in-process backend (a DevChain in this process: no node, no network); the one part that needs the chain.
         .target(
@@ -286,7 +290,10 @@ let package = Package(
         // and for widely used Solidity ABIs compiled and called.
         .testTarget(
             name: "EthereumContractsTests",
-            dependencies: ["EthereumContracts", "EthereumContractsLocal", "ContractBindingsGenerator", "Chain", "EthereumCrypto", "TestSupport"],
+            dependencies: [
+                "EthereumContracts", "EthereumContractsLocal", "ContractBindingsGenerator", "Chain", "EthereumCrypto", "TestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),  // the ENS tests' CCIP-read gateway
+            ],
             exclude: ["ABIs/README.md"],
             plugins: ["ContractBindings"]
         ),

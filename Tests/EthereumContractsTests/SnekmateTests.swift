@@ -30,16 +30,7 @@ import TestSupport
         guard let python = PythonVenv.python(for: "snekmate web3.py cross-check") else { return }
         guard let node = try NodeProcess.start(for: "snekmate contracts on carchain node") else { return }
         defer { node.stop() }
-        let client = try RPCClient(url: node.url)
-        let chainID = try await client.chainID()
-        let keys = try (0..<4).map { try DevAccounts.key(index: UInt32($0)) }
-        var backends: [any ContractBackend] = []
-        for key in keys {
-            let sender = try await TransactionSender.connect(
-                client: client, signer: PrivateKeySigner(key: key), options: SendOptions(expectedChainID: chainID, receiptTimeout: 60))
-            backends.append(RPCContractBackend(client: client, sender: sender))
-        }
-        let accounts = keys.map(\.address)
+        let (backends, accounts) = try await node.signingBackends(4)
         let result = try await SnekmateScenario(compiled: compiled, backends: backends, accounts: accounts).run()
 
         struct Request: Encodable {

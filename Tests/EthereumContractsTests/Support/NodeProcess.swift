@@ -1,3 +1,5 @@
+import Chain
+import EthereumContracts
 import Foundation
 import TestSupport
 
@@ -58,5 +60,21 @@ final class NodeProcess: @unchecked Sendable {
         }
         process.waitUntilExit()
         try? FileManager.default.removeItem(at: home)
+    }
+}
+
+extension NodeProcess {
+    /// Backends signing locally as the node's first `count` dev accounts (index 0 first), and their addresses.
+    func signingBackends(_ count: Int) async throws -> (backends: [any ContractBackend], accounts: [Address]) {
+        let client = try RPCClient(url: url)
+        let chainID = try await client.chainID()
+        let keys = try (0..<count).map { try DevAccounts.key(index: UInt32($0)) }
+        var backends: [any ContractBackend] = []
+        for key in keys {
+            let sender = try await TransactionSender.connect(
+                client: client, signer: PrivateKeySigner(key: key), options: SendOptions(expectedChainID: chainID, receiptTimeout: 60))
+            backends.append(RPCContractBackend(client: client, sender: sender))
+        }
+        return (backends, keys.map(\.address))
     }
 }
