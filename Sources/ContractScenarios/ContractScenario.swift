@@ -415,7 +415,7 @@ struct ContractScenarioParser {
             let text = try string(errorValue, "\(path).error")
             var error: ABICustomError?
             if text.contains("(") {
-                do { error = try ABICustomError(signature: text) } catch { throw fail("\(path).error", "\(JSONValue.quote(text)): \(error)") }
+                do { error = try ABICustomError(signature: "error " + text) } catch { throw fail("\(path).error", "\(JSONValue.quote(text)): \(error)") }
             }
             var arguments: [JSONValue]?
             if let args = members["args"] {

@@ -58,25 +58,30 @@ import TestSupport
         #expect(report.function("returnCar")?.line == returnCar)
         #expect(lcov.contains("FN:\(registerNewCar),registerNewCar\n") && lcov.contains("FNDA:0,returnCar\n"))
 
-        // Lines inside registerNewCar, found by their text: the manager check's failure ran once (the stranger), the
-        // duplicate's once, the event once (refusals log nothing), the reserved plate's refusal never.
+        // Lines inside registerNewCar, found by their text: the manager check's refusal ran (the stranger), the
+        // duplicate's refusal ran, the event ran once (refusals log nothing). (The optimizer shares the refusals' revert
+        // code, which vyper's map attributes to one of the lines sharing it, so their counts are not compared exactly.)
         let notManager = try Self.line("self._fail(E_NOT_MANAGER)", in: lines, after: registerNewCar)
         let duplicate = try Self.line("self._fail(E_CAR_ALREADY_REGISTERED)", in: lines, after: registerNewCar)
         let logged = try Self.line("log CarRegistered", in: lines, after: registerNewCar)
-        let reserved = try Self.line("self._fail(E_RESERVED_PLATE)", in: lines, after: registerNewCar)
-        #expect(report.hits(line: notManager) == 1, "line \(notManager)")
-        #expect(report.hits(line: duplicate) == 1, "line \(duplicate)")
+        #expect((report.hits(line: notManager) ?? 0) >= 1, "line \(notManager)")
+        #expect((report.hits(line: duplicate) ?? 0) >= 1, "line \(duplicate)")
         #expect(report.hits(line: logged) == 1, "line \(logged)")
-        #expect(report.hits(line: reserved) == 0, "line \(reserved): no one registered the reserved plate")
-        #expect(lcov.contains("DA:\(logged),1\n") && lcov.contains("DA:\(reserved),0\n"))
-        // Nothing of returnCar ran: every line of it that has code is listed with 0.
-        let returnLines = report.lines.filter { (returnCar...(report.function("returnCar")?.lastLine ?? returnCar)).contains($0.key) }
-        #expect(!returnLines.isEmpty && returnLines.values.allSatisfy { $0 == 0 }, "\(returnLines)")
+        #expect(lcov.contains("DA:\(logged),1\n"))
+        // Functions never called: every line of returnCar and addCredit that has code is listed with 0.
+        for name in ["returnCar", "addCredit"] {
+            let function = try #require(report.function(name))
+            let listed = report.lines.filter { (function.line...function.lastLine).contains($0.key) }
+            #expect(!listed.isEmpty && listed.values.allSatisfy { $0 == 0 }, "\(name): \(listed)")
+            if name == "addCredit" {
+                let credit = try Self.line("balance += _credit", in: lines, after: function.line)
+                #expect(lcov.contains("DA:\(credit),0\n"))
+            }
+        }
 
-        // Branches: the manager check (`if msg.sender != manager:`) went both ways; returnCar's JUMPIs never ran.
-        let managerCheck = registerNewCar + 1
-        let managerBranches = report.branches.filter { $0.line == managerCheck }
-        #expect(!managerBranches.isEmpty && managerBranches.contains { $0.jumped > 0 } && managerBranches.contains { $0.fellThrough > 0 }, "\(managerBranches)")
+        // Branches: registerNewCar's JUMPIs went both ways (accepted and refused calls); returnCar's never ran.
+        let carBranches = report.branches.filter { (registerNewCar...(report.function("registerNewCar")?.lastLine ?? 0)).contains($0.line) }
+        #expect(carBranches.contains { $0.jumped > 0 } && carBranches.contains { $0.fellThrough > 0 }, "\(carBranches)")
         #expect(report.branches.filter { $0.line > returnCar && $0.line <= (report.function("returnCar")?.lastLine ?? 0) }.allSatisfy {
             $0.jumped == 0 && $0.fellThrough == 0
         })
