@@ -68,7 +68,6 @@ test: deps venv check-contracts
 	@# Last: the outside package shares this build's scratch path (tools/examples.mk), which leaves it set up for
 	@# the example's dependency graph.
 	@$(MAKE) --no-print-directory example
-	@$(MAKE) --no-print-directory example-tests
 
 bench: deps venv
 	@bash tools/bench.sh
