@@ -155,9 +155,12 @@ let package = Package(
             name: "EthereumTesting",
             dependencies: [
                 "EthereumContracts", "EthereumContractsLocal", "Chain", "EthereumABI", "EthereumCrypto", "EthereumPrimitives",
-                "EthereumTransactions", "EthereumWire", .product(name: "PropertyBased", package: "swift-property-based"),
+                "EthereumTransactions", "EthereumWire", "ContractScenarios", .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
+        // Scenario files for any contract (docs/SCENARIOS.md): deploy artifacts, call by signature with typed arguments,
+        // expected outcomes; run through any backend (`carchain gas-report --scenario`, EthereumTesting's TestChain).
+        .target(name: "ContractScenarios", dependencies: ["EthereumContracts", "EthereumABI", "EthereumCrypto", "EthereumPrimitives", "Chain"]),
         // The binding generator (`carchain bindgen`, the build plugin's tool), on the ABI codec alone.
         .target(name: "ContractBindingsGenerator", dependencies: ["EthereumABI", "EthereumPrimitives"]),
         .executableTarget(name: "carchain-bindgen", dependencies: ["ContractBindingsGenerator"]),
@@ -196,7 +199,7 @@ let package = Package(
             dependencies: [
                 "EthereumPrimitives", "EthereumCrypto", "EthereumTransactions", "EthereumABI", "EthereumWire", "EthereumRPC",
                 "EVM", "Chain", "Conformance", "DevNode", "AuthEmulator", "CarChain", "CarChainKit", "CarChainApp",
-                "EthereumContracts", "EthereumContractsLocal", "ContractBindingsGenerator",
+                "EthereumContracts", "EthereumContractsLocal", "ContractBindingsGenerator", "ContractScenarios",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // `carchain watch --rpc ws://…`: the WebSocket client of the library the node serves WebSocket with.
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
@@ -316,6 +319,7 @@ let package = Package(
             dependencies: [
                 "EthereumPrimitives", "EthereumCrypto", "EthereumTransactions", "EthereumABI", "EthereumWire", "EthereumRPC",
                 "EVM", "Chain", "Conformance", "DevNode", "CSecp256k1", "CLibCrypto", "CarChainKit", "CarChainApp", "AuthEmulator",
+                "EthereumContracts", "EthereumTesting",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Benchmark", package: "benchmark"),
                 // The WebSocket fan-out benchmark's subscribers.

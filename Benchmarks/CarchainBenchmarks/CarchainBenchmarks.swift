@@ -22,4 +22,5 @@ let benchmarks: @Sendable () -> Void = {
     registerForkBenchmarks()
     registerWebSocketBenchmarks()
     registerJSONBenchmarks()
+    registerTestingBenchmarks()
 }

@@ -30,6 +30,40 @@ public enum GasReportDocument {
         scenario: Scenario, source: Source, contract: String, reports: [(fork: Hardfork?, report: GasReport)], pricing: GasPricing,
         l2: L2DataFee?
     ) -> JSONValue {
+        json(scenarioName: scenario.name, steps: scenario.steps.count, source: source, contract: contract, reports: reports, pricing: pricing, l2: l2)
+    }
+
+    /// The document of a scenario of any contract (`ContractScenario`): `contract`, `forks` and `forkChanges` are the
+    /// first contract's, as a reader of one contract expects, and `contracts` lists every contract with its reports.
+    public static func json(
+        scenarioName: String, steps: Int, source: Source, contracts: [(name: String, reports: [(fork: Hardfork?, report: GasReport)])],
+        pricing: GasPricing
+    ) -> JSONValue {
+        let first = contracts.first
+        var document = json(
+            scenarioName: scenarioName, steps: steps, source: source, contract: first?.name ?? "", reports: first?.reports ?? [],
+            pricing: pricing, l2: nil)
+        let all: [JSONValue] = contracts.map { contract in
+            .object([
+                ("name", .string(contract.name)),
+                ("forks", .array(contract.reports.map { forkReport($0, pricing: pricing, l2: nil) })),
+            ])
+        }
+        if case .object(var members) = document {
+            members.append(("contracts", .array(all)))
+            document = .object(members)
+        }
+        return document
+    }
+
+    static func forkReport(_ entry: (fork: Hardfork?, report: GasReport), pricing: GasPricing, l2: L2DataFee?) -> JSONValue {
+        .object([("fork", entry.fork.map { .string($0.name) } ?? .null)] + (entry.report.jsonValue(pricing: pricing, l2: l2).objectValue ?? []))
+    }
+
+    static func json(
+        scenarioName: String, steps: Int, source: Source, contract: String, reports: [(fork: Hardfork?, report: GasReport)],
+        pricing: GasPricing, l2: L2DataFee?
+    ) -> JSONValue {
         var sourceMembers: [(key: String, value: JSONValue)]
         switch source {
         case .inProcess:
@@ -48,14 +82,12 @@ public enum GasReportDocument {
         let l2Value: JSONValue =
             l2.map { .object([("mode", .string($0.mode.rawValue)), ("priceWei", .string($0.price.description)), ("formula", .string($0.formula))]) }
             ?? .null
-        let forks: [JSONValue] = reports.map { entry in
-            .object([("fork", entry.fork.map { .string($0.name) } ?? .null)] + (entry.report.jsonValue(pricing: pricing, l2: l2).objectValue ?? []))
-        }
+        let forks: [JSONValue] = reports.map { forkReport($0, pricing: pricing, l2: l2) }
         let named = reports.compactMap { entry in entry.fork.map { (fork: $0, report: entry.report) } }
         let changes = named.count > 1 ? ForkGasReport(reports: named).changes.map(\.jsonValue) : []
         return .object([
             ("schemaVersion", .number(String(schemaVersion))), ("generator", .string("carchain gas-report")),
-            ("scenario", .object([("name", .string(scenario.name)), ("steps", .number(String(scenario.steps.count)))])),
+            ("scenario", .object([("name", .string(scenarioName)), ("steps", .number(String(steps)))])),
             ("source", .object(sourceMembers)), ("contract", .string(contract)), ("pricing", .object(pricingMembers)), ("l2", l2Value),
             ("forks", .array(forks)), ("forkChanges", .array(changes)),
         ])

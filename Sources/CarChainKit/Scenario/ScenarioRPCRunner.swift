@@ -39,7 +39,8 @@ public enum ScenarioRPCRunner {
         let node = Node(url: client.endpoint, chainID: chainID, clientVersion: version)
         let options = SendOptions(expectedChainID: chainID, receiptTimeout: receiptTimeout)
         let keys = try ScenarioRunner.accountKeys(scenario)
-        try await fundAccounts(scenario, keys: keys, client: client, chainID: chainID, version: version, options: options)
+        let named = scenario.accounts.compactMap { account in keys[account.name].map { (name: account.name, key: $0) } }
+        try await fundAccounts(named, client: client, chainID: chainID, version: version, options: options)
 
         var senders: [Address: TransactionSender] = [:]
         let nonces = NonceManager(client: client)
@@ -71,19 +72,44 @@ public enum ScenarioRPCRunner {
         return (run, node)
     }
 
+    /// A backend over the node at `client` that signs as each of `accounts` (for a scenario of any contract,
+    /// `ContractScenario`): the node's chain id checked against `expectedChainID`, accounts without ether funded as
+    /// ``run(_:artifact:label:client:expectedChainID:receiptTimeout:checkExpectations:)`` funds them, transactions
+    /// without a gas limit given the defaults of the in-process chain.
+    public static func signingBackend(
+        accounts: [(name: String, key: PrivateKey)], client: RPCClient, expectedChainID: UInt64?, receiptTimeout: Double
+    ) async throws -> (backend: any ContractBackend, node: Node) {
+        let chainID = try await client.chainID()
+        if let expectedChainID, expectedChainID != chainID {
+            throw SendError.chainIDMismatch(expected: expectedChainID, node: chainID, endpoint: client.endpoint)
+        }
+        let version = try? await client.clientVersion()
+        let options = SendOptions(expectedChainID: chainID, receiptTimeout: receiptTimeout)
+        try await fundAccounts(accounts, client: client, chainID: chainID, version: version, options: options)
+        var senders: [Address: TransactionSender] = [:]
+        let nonces = NonceManager(client: client)
+        for (_, key) in accounts where senders[key.address] == nil {
+            senders[key.address] = try await TransactionSender.connect(
+                client: client, signer: PrivateKeySigner(key: key), options: options, nonces: nonces)
+        }
+        let backend = RecordingRPCBackend(
+            client: client, senders: senders, deploymentGasLimit: DevChainBackend.defaultDeploymentGasLimit,
+            callGasLimit: DevChainBackend.defaultCallGasLimit, signed: SignedTransactions())
+        return (backend, Node(url: client.endpoint, chainID: chainID, clientVersion: version))
+    }
+
     /// Funds every scenario account that has no ether, from dev account 0, when the node is a development
     /// node; elsewhere an unfunded account is an error naming it.
     static func fundAccounts(
-        _ scenario: Scenario, keys: [String: PrivateKey], client: RPCClient, chainID: UInt64, version: String?, options: SendOptions
+        _ accounts: [(name: String, key: PrivateKey)], client: RPCClient, chainID: UInt64, version: String?, options: SendOptions
     ) async throws {
         var funder: TransactionSender?
-        for account in scenario.accounts {
-            guard let key = keys[account.name] else { continue }
+        for (name, key) in accounts {
             guard try await client.balance(of: key.address).isZero else { continue }
             guard SignerSource.isDevelopmentNode(chainID: chainID, clientVersion: version), let devKey = DevAccounts.standard.first?.privateKey
             else {
                 throw AppError.failed(
-                    "scenario account \(account.name) (\(key.address)) has no ether on chain \(chainID): fund it first, "
+                    "scenario account \(name) (\(key.address)) has no ether on chain \(chainID): fund it first, "
                         + "or run against a development node")
             }
             if funder == nil {
@@ -91,7 +117,7 @@ public enum ScenarioRPCRunner {
             }
             guard let funder else { continue }
             let mined = try await funder.sendAndWait(TransactionRequest(to: key.address, value: funding, gasLimit: 21_000))
-            guard mined.succeeded else { throw AppError.failed("funding \(account.name) (\(key.address)) from dev account 0 failed") }
+            guard mined.succeeded else { throw AppError.failed("funding \(name) (\(key.address)) from dev account 0 failed") }
         }
     }
 }

@@ -77,25 +77,13 @@ public enum ScenarioRunner {
         checkExpectations: Bool = true, traceGas: Bool = false
     ) async throws -> ScenarioRun {
         let keys = try accountKeys(scenario)
-        var extra: [DevAccount] = []
-        let dev = DevAccounts.standard
-        for account in scenario.accounts {
-            guard let key = keys[account.name] else { continue }
-            if !dev.contains(where: { $0.address == key.address }) && !extra.contains(where: { $0.address == key.address }) {
-                extra.append(DevAccount(privateKey: key, balance: DevAccounts.defaultBalance))
-            }
-        }
         guard let deployerKey = keys[scenario.deployer] else {
             throw ScenarioError.invalid(source: scenario.name, path: "deployer", message: "\(scenario.deployer) is not an account")
         }
-        var config = ChainConfig.deterministic()
-        config.hardfork = hardfork
-        config.devAccounts = dev + extra
-        let chain = try await DevChain(config: config, storage: .memory)
         let limits = GasLimits(scenario: scenario, fork: hardfork)
-        let backend = try DevChainBackend(
-            chain: chain, keys: Array(keys.values), defaultSender: deployerKey.address,
-            deploymentGasLimit: limits.deployment, callGasLimit: limits.call)
+        let (chain, backend) = try await inProcessChain(
+            keys: Array(keys.values), sender: deployerKey.address, hardfork: hardfork, deploymentGasLimit: limits.deployment,
+            callGasLimit: limits.call)
         let (contract, deployment) = try await CarChainContract.deploy(backend: backend, artifact: artifact, from: deployerKey.address)
         let runtimeSize = try await chain.code(contract.address).count
         let observer = ChainGasObserver(chain: chain, fork: hardfork, trace: traceGas)
@@ -112,6 +100,26 @@ public enum ScenarioRunner {
             scenario: scenario.name, contract: label ?? artifact.flavour.description, flavour: artifact.flavour,
             hardfork: hardfork, deployment: deployment, creationSize: artifact.bytecode.count, runtimeSize: runtimeSize, steps: results,
             stateRoot: stateRoot, deploymentObservation: deploymentObservation, observations: observations)
+    }
+
+    /// A fresh deterministic chain in memory under `hardfork` (the test mnemonic's accounts, and every key of `keys`
+    /// that is not one of them funded with 10,000 ETH at genesis), and a backend signing with `keys` — the chain every
+    /// scenario runs on in process, CarChain's and any contract's (`ContractScenario`).
+    public static func inProcessChain(
+        keys: [PrivateKey], sender: Address, hardfork: Hardfork, deploymentGasLimit: UInt64, callGasLimit: UInt64
+    ) async throws -> (chain: DevChain, backend: DevChainBackend) {
+        let dev = DevAccounts.standard
+        var extra: [DevAccount] = []
+        for key in keys where !dev.contains(where: { $0.address == key.address }) && !extra.contains(where: { $0.address == key.address }) {
+            extra.append(DevAccount(privateKey: key, balance: DevAccounts.defaultBalance))
+        }
+        var config = ChainConfig.deterministic()
+        config.hardfork = hardfork
+        config.devAccounts = dev + extra
+        let chain = try await DevChain(config: config, storage: .memory)
+        let backend = try DevChainBackend(
+            chain: chain, keys: keys, defaultSender: sender, deploymentGasLimit: deploymentGasLimit, callGasLimit: callGasLimit)
+        return (chain, backend)
     }
 
     /// Sends every step from its account, checks it against its `"expect"` when asked, and observes its gas;

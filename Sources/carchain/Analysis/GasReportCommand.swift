@@ -13,7 +13,7 @@ extension L2DataFee.Mode: ExpressibleByArgument {}
 struct GasReportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gas-report",
-        abstract: "Run a scenario and report the gas of every CarChain function (snapshots, CI checks, forks, L2 fees, charts).",
+        abstract: "Run a scenario and report the gas of every function (any contract's, or CarChain's; snapshots, CI checks, forks, L2 fees, charts).",
         discussion: """
             The scenario (a JSON file, see docs/SCENARIOS.md; default: the seed's replay) runs on a fresh
             deterministic in-process chain with the project's contract (or --artifact's), or against a node
@@ -30,8 +30,14 @@ struct GasReportCommand: AsyncParsableCommand {
             more than --tolerance percent; --diff FILE prints every change with its percentage. Both print the
             changes instead of the report (as a Markdown table for a pull request with --format markdown).
 
+            A scenario of any contract deploys artifacts (Foundry, Hardhat, vyper, solc output) and calls
+            their functions by signature with typed arguments, from named accounts, with expected outcomes;
+            the report has a table per contract, and --snapshot/--check/--diff/--json/--rpc/--hardfork/--steps
+            apply (--artifact, --compare, --forks, --l2 and --chart are CarChain's).
+
             Examples:
               carchain gas-report --seed-scenario
+              carchain gas-report --scenario testdata/scenarios/contracts-day.json --snapshot .gas-snapshot
               carchain gas-report --scenario testdata/scenarios/busy-day.json --format markdown
               carchain gas-report --seed-scenario --compare ../shared/seed-carchain/CarChain.json
               carchain gas-report --seed-scenario --gas-price 20gwei --eth-price 3500 --format json
@@ -48,7 +54,7 @@ struct GasReportCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "A scenario file (JSON).")
+    @Option(help: "A scenario file (JSON): CarChain's operations, or deployments and calls of any contract (docs/SCENARIOS.md).")
     var scenario: String?
 
     @Flag(help: "Run the seed's replay scenario (the default when no --scenario is given).")
@@ -119,6 +125,10 @@ struct GasReportCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if let path = scenario, let contractScenario = try ContractScenarioGasReport.load(path) {
+            try await ContractScenarioGasReport(command: self, scenario: contractScenario).execute()
+            return
+        }
         let plan = try GasReportPlan(self)
         try await plan.execute()
     }

@@ -125,6 +125,11 @@ struct GasReportPlan {
 
     /// --check and --diff: the changes against the snapshot file(s); a failed check ends in one line and exit 1.
     func printChanges(_ snapshot: GasSnapshot, diffBaseline: GasSnapshot?, checkBaseline: GasSnapshot?) throws {
+        try Self.printChanges(command, snapshot, diffBaseline: diffBaseline, checkBaseline: checkBaseline)
+    }
+
+    /// --check and --diff of `command` (CarChain's scenarios and any contract's).
+    static func printChanges(_ command: GasReportCommand, _ snapshot: GasSnapshot, diffBaseline: GasSnapshot?, checkBaseline: GasSnapshot?) throws {
         if let path = command.diff, let baseline = diffBaseline {
             print(GasSnapshotDiff(changes: snapshot.changes(from: baseline), source: path).render(command.format))
         }

@@ -1,0 +1,1 @@
+../../../testdata/contracts/snekmate/ERC20Token.vy
