@@ -144,8 +144,10 @@ if [ "$filter" = ".*" ] || [[ "app" =~ $filter ]]; then
   fi
 fi
 
-# The chain-scale benchmarks make their chains with ChainPerfProbe's soak (ChainScaleBenchmarks.swift).
+# The chain-scale benchmarks make their chains with ChainPerfProbe's soak (ChainScaleBenchmarks.swift); the node
+# latency benchmarks run the release `carchain node` (MiningLatencyBenchmarks.swift).
 swift build -c release --product ChainPerfProbe 2>&1 | grep -E 'error|warning: unre' || true
+swift build -c release --product carchain 2>&1 | grep -E 'error|warning: unre' || true
 # evmone and carchain alternate: EVMONE_ROUNDS rounds (default 2) of evmone's harness, then package-benchmark
 # (the first round runs every benchmark the filter selects, later rounds only the cases evmone runs too).
 rounds=1

@@ -21,8 +21,10 @@ func registerChainScaleBenchmarks() {
                 let chain = try? await DevChain(config: .deterministic(), storage: .directory(directory))
             else { return }
             let handler = NodeRPCHandler(chain: chain)
-            // A recipient of the soak's token transfers, as the Transfer event's second indexed topic.
-            let recipient = Keccak256.hash(Array("soak recipient 17".utf8)).bytes[12...]
+            // A recipient of the soak's token transfers, as the Transfer event's second indexed topic. Step s of the
+            // soak pays recipient (s × 7919) mod 1,000, in tokens when s mod 10 is 5, 6 or 7 (Soak.swift): recipient 84
+            // gets tokens at step 36 and every 1,000 steps after (1 log over 1,000 blocks, 100 over 100,000).
+            let recipient = Keccak256.hash(Array("soak recipient 84".utf8)).bytes[12...]
             let topic = Hex.encode([UInt8](repeating: 0, count: 12) + recipient)
             let body = Array(
                 "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"eth_getLogs\",\"params\":[{\"fromBlock\":\"earliest\",\"toBlock\":\"latest\",\"topics\":[null,null,\"\(topic)\"]}]}"
