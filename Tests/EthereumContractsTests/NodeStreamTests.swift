@@ -31,7 +31,9 @@ import TestSupport
         let suggestion = try #require(await client.suggestFees(FeeSuggestionPolicy(blocks: 3, percentile: 50)))
         #expect(suggestion.maxPriorityFeePerGas == 5 * gwei && suggestion.sampledBlocks == 3)
         #expect(suggestion.baseFee == history.nextBaseFee && suggestion.maxFeePerGas == suggestion.baseFee * 2 + 5 * gwei)
-        #expect(try await client.suggestFees(FeeSuggestionPolicy(blocks: 3, percentile: 0))?.maxPriorityFeePerGas == 3 * gwei)
+        // One transaction per block: every percentile of a block is its tip, so the median across blocks stays 5; two blocks: 7 and 5 → 5.
+        #expect(try await client.suggestFees(FeeSuggestionPolicy(blocks: 3, percentile: 0))?.maxPriorityFeePerGas == 5 * gwei)
+        #expect(try await client.suggestFees(FeeSuggestionPolicy(blocks: 1, percentile: 90))?.maxPriorityFeePerGas == 5 * gwei)
         // The sender uses it when no fee is given.
         let suggesting = try await sender(keys[2], SendOptions(expectedChainID: chainID, feeMode: .eip1559, feeSuggestion: FeeSuggestionPolicy(blocks: 3)))
         let expected = try #require(try await client.suggestFees(FeeSuggestionPolicy(blocks: 3)))
