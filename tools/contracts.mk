@@ -5,7 +5,8 @@
 #   make test-contracts   pytest tools/tests: seed replay, gas table, rules, events, views, ABI
 #   make carchain-binding regenerate Sources/CarChain/Generated/CarChainBinding.swift from contracts/CarChain.json
 #                         (the generator every contract's binding comes from; EthereumContractsTests checks it is current)
-.PHONY: contracts check-contracts test-contracts carchain-binding
+#   make token-bindings   regenerate Sources/EthereumTokens/Generated (ERC-20, ERC-721, ERC-1155) from contracts/standards
+.PHONY: contracts check-contracts test-contracts carchain-binding token-bindings
 
 contracts: venv
 	@$(PYTHON) tools/compile_contract.py
@@ -19,3 +20,7 @@ test-contracts: venv
 carchain-binding:
 	$(SWIFT) build -c release --product carchain-bindgen
 	.build/release/carchain-bindgen contracts/CarChain.json --name CarChainBinding --without-bytecode --out Sources/CarChain/Generated
+
+token-bindings:
+	$(SWIFT) build -c release --product carchain-bindgen
+	for n in ERC20 ERC721 ERC1155; do .build/release/carchain-bindgen --name $$n --out Sources/EthereumTokens/Generated contracts/standards/$$n.abi.json || exit 1; done

@@ -42,6 +42,12 @@ RULES: list[tuple[str, set[str], str]] = [
         "the contract runtime is light: only EthereumContractsLocal (the in-process backend) pulls in the EVM and the chain",
     ),
     (
+        "EthereumTokens",
+        {"EVM", "Chain", "Conformance", "DevNode", "AuthEmulator", "CarChain", "CarChainKit", "EthereumContractsLocal", "GRDB",
+         "Hummingbird"},
+        "the ready-made token bindings are as light as the runtime they are generated for",
+    ),
+    (
         "ContractBindingsGenerator",
         {"EthereumRPC", "EthereumWire", "EthereumContracts", "EVM", "Chain", "DevNode", "AsyncHTTPClient", "GRDB", "Hummingbird",
          "Crypto"},

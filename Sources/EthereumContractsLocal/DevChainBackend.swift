@@ -220,3 +220,43 @@ extension DevChainBackend {
         return copy
     }
 }
+
+extension DevChainBackend: LogStreamingBackend {
+    /// Follows the chain's new heads (``DevChain/newHeads()``) and reads each new block's matching logs; a block
+    /// number seen again with another hash (after `evm_revert`, or a reset) is read again (see ``LogFollower``).
+    public func logStream(_ filter: EthereumWire.LogFilter, options: EventStreamOptions) -> AsyncThrowingStream<RPCLog, any Error> {
+        let chain = self.chain
+        let backend = self
+        let depth = options.confirmations - 1
+        let (stream, continuation) = AsyncThrowingStream<RPCLog, any Error>.makeStream()
+        let task = Task {
+            do {
+                // The cursor starts at the head before subscribing, so nothing mined meanwhile is missed.
+                let before = await chain.blockNumber()
+                var follower = LogFollower(filter: filter, fromBlock: options.fromBlock ?? (before == .max ? before : before + 1))
+                let heads = await chain.newHeads()
+                let deliver: (RPCLog) async throws -> Bool = { log in
+                    if case .terminated = continuation.yield(log) { return false }
+                    return true
+                }
+                let head = await chain.blockNumber()
+                // Blocks mined between the two reads may come as notifications too: remembered, they are not read twice.
+                if head > before {
+                    for number in (before + 1)...head {
+                        if let block = try? await chain.block(.number(number)) { follower.head(block.number, hash: block.hash) }
+                    }
+                }
+                if head >= depth, try await !follower.fill(through: head - depth, getLogs: { try await backend.logs($0) }, deliver: deliver) { return }
+                for await block in heads {
+                    guard follower.head(block.number, hash: block.hash, unknownIsNew: true), block.number >= depth else { continue }
+                    if try await !follower.fill(through: block.number - depth, getLogs: { try await backend.logs($0) }, deliver: deliver) { return }
+                }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+}

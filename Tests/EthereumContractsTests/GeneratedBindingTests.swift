@@ -1,6 +1,7 @@
 import CarChain
 import ContractBindingsGenerator
 import EthereumContracts
+import EthereumTokens
 import Foundation
 import Testing
 import TestSupport
@@ -88,6 +89,20 @@ import TestSupport
         let committed = try String(contentsOf: root.appendingPathComponent("Sources/CarChain/Generated/CarChainBinding.swift"), encoding: .utf8)
         #expect(generated.source == committed, "Sources/CarChain/Generated/CarChainBinding.swift is stale: run make carchain-binding")
         #expect(CarChainBinding.abi == CarChainArtifact.project.abi)
+    }
+
+    /// The ready-made token bindings (EthereumTokens) are what the generator makes now from contracts/standards.
+    @Test func tokenBindingsAreCurrent() throws {
+        let root = TestPaths.packageRoot
+        for name in ["ERC20", "ERC721", "ERC1155"] {
+            let bytes = try InputFile.read(root.appendingPathComponent("contracts/standards/\(name).abi.json").path, limit: 1 << 20)
+            let artifact = try ContractArtifact.readOne(json: bytes, fileName: "\(name).abi.json")
+            let generated = BindingGenerator.generate(artifact, options: .init(typeName: name, sourceName: "\(name).abi.json"))
+            let committed = try String(contentsOf: root.appendingPathComponent("Sources/EthereumTokens/Generated/\(name).swift"), encoding: .utf8)
+            #expect(generated.source == committed, "Sources/EthereumTokens/Generated/\(name).swift is stale: run make token-bindings")
+        }
+        #expect(ERC20.abi.events.map(\.signature) == ["Transfer(address,address,uint256)", "Approval(address,address,uint256)"])
+        #expect(ERC721.Transfer.event.topic0 == ERC20.Transfer.event.topic0 && ERC721.Transfer.event.topicCount == 4)
     }
 
     /// The snekmate ABIs in testdata are what the venv's vyper writes for the sources the tests compile.

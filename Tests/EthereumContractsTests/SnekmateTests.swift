@@ -22,6 +22,10 @@ import TestSupport
         #expect(result.readings["erc1155.balanceOfBatch"] == "45,30,2")
         #expect(result.readings["web3.erc1155.batches"] == "1,2,3/10,20,30;1,2/1,2")
         #expect(result.readings["web3.erc20.transfersToBob"] == "250,40,30")  // the last from the vault's redemption
+        let readyMade = try await ReadyMadeTokens.readings(result, backend: backends[0], accounts: accounts)
+        #expect(readyMade.count == 17)
+        for (key, value) in readyMade.sorted(by: { $0.key < $1.key }) { #expect(result.readings[key] == value, "\(key)") }
+        try await ReadyMadeTokens.transfers(result, backends: backends, accounts: accounts)
         await chain.close()
     }
 
@@ -47,6 +51,9 @@ import TestSupport
                 "AccessControl": result.access.address.checksummed,
             ],
             accounts: accounts.map(\.checksummed))
+        // The ready-made token bindings read the same as the contracts' own (and so as web3.py, below).
+        let readyMade = try await ReadyMadeTokens.readings(result, backend: backends[0], accounts: accounts)
+        for (key, value) in readyMade.sorted(by: { $0.key < $1.key }) { #expect(result.readings[key] == value, "ready-made \(key)") }
         let web3 = try PythonVenv.runJSON(python, script: "contracts_web3.py", request: request, as: [String: String].self)
         #expect(web3.count == result.readings.count, "web3.py read \(web3.keys.sorted()), Swift \(result.readings.keys.sorted())")
         for (key, value) in result.readings.sorted(by: { $0.key < $1.key }) {

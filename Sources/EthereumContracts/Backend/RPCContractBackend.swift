@@ -26,6 +26,9 @@ public struct RPCContractBackend: RPCReadingBackend {
     public let client: RPCClient
     /// Who signs.
     public let signing: Signing
+    /// Where event streams (``Contract/stream(_:options:)``) learn of new blocks: `eth_subscribe` over a WebSocket
+    /// (``RPCSubscriptions/webSocket(url:timeout:reconnect:)``); nil polls ``client`` every second.
+    public var subscriptions: RPCSubscriptions?
 
     /// A backend signing as `signing` says.
     public init(client: RPCClient, signing: Signing) {
@@ -135,7 +138,7 @@ public struct RPCContractBackend: RPCReadingBackend {
 /// A ``ContractBackend`` whose reads — chain id, calls, estimates, logs, code — go to a JSON-RPC node; a conformer
 /// provides only ``ContractBackend/send(_:from:)`` (and its default sender). ``RPCContractBackend`` is one; so are
 /// backends that sign differently over the same node (impersonation on a fork, per-account senders).
-public protocol RPCReadingBackend: ContractBackend {
+public protocol RPCReadingBackend: LogStreamingBackend {
     /// The node.
     var client: RPCClient { get }
 }
@@ -164,10 +167,29 @@ extension RPCReadingBackend {
 
     public func logs(_ filter: LogFilter) async throws -> [RPCLog] { try await client.logs(filter) }
 
+    /// Event streams poll the node every second (``RPCContractBackend`` can use `eth_subscribe` instead).
+    public func logStream(_ filter: LogFilter, options: EventStreamOptions) -> AsyncThrowingStream<RPCLog, any Error> {
+        RPCSubscriptions(source: .polling(client)).logs(filter, fromBlock: options.fromBlock, confirmations: options.confirmations)
+    }
+
     public func code(at address: Address, block: BlockTag) async throws -> [UInt8] {
         try await client.code(at: address, block: block)
     }
 
+}
+
+extension RPCContractBackend {
+    /// The same backend, its event streams over `subscriptions`.
+    public func streaming(over subscriptions: RPCSubscriptions) -> RPCContractBackend {
+        var copy = self
+        copy.subscriptions = subscriptions
+        return copy
+    }
+
+    public func logStream(_ filter: LogFilter, options: EventStreamOptions) -> AsyncThrowingStream<RPCLog, any Error> {
+        let subscriptions = self.subscriptions ?? RPCSubscriptions(source: .polling(client))
+        return subscriptions.logs(filter, fromBlock: options.fromBlock, confirmations: options.confirmations)
+    }
 }
 
 /// Why an ``RPCContractBackend`` refused to send.

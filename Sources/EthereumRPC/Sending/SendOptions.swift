@@ -34,6 +34,10 @@ public struct SendOptions: Sendable, Equatable {
     public var maxFeePerGas: UInt256?
     /// EIP-1559 tip to use instead of `eth_maxPriorityFeePerGas`.
     public var maxPriorityFeePerGas: UInt256?
+    /// When set and neither fee is given, EIP-1559 fees come from `eth_feeHistory` under this policy
+    /// (``RPCClient/suggestFees(_:)``: the median of recent blocks' tips at a percentile, base fee × 2 + tip); nil:
+    /// the tip is `eth_maxPriorityFeePerGas` and the cap 2 × the latest block's base fee + tip.
+    public var feeSuggestion: FeeSuggestionPolicy?
     /// Seconds to wait for a receipt (and the confirmations) before giving up, 0 to ``maxReceiptTimeout``.
     public var receiptTimeout: Double
     /// Blocks that must hold the transaction, its own included (1: mined).
@@ -57,7 +61,7 @@ public struct SendOptions: Sendable, Equatable {
         gasPrice: UInt256? = nil, maxFeePerGas: UInt256? = nil, maxPriorityFeePerGas: UInt256? = nil,
         receiptTimeout: Double = 120, confirmations: UInt64 = 1,
         pollInterval: (initial: Double, multiplier: Double, max: Double) = (0.05, 1.5, 1),
-        gasLimitWhenEstimateReverts: UInt64? = nil
+        gasLimitWhenEstimateReverts: UInt64? = nil, feeSuggestion: FeeSuggestionPolicy? = nil
     ) {
         self.expectedChainID = expectedChainID
         self.gasLimit = gasLimit
@@ -69,6 +73,7 @@ public struct SendOptions: Sendable, Equatable {
         self.confirmations = min(max(1, confirmations), Self.maxConfirmations)
         self.pollInterval = pollInterval
         self.gasLimitWhenEstimateReverts = gasLimitWhenEstimateReverts
+        self.feeSuggestion = feeSuggestion
     }
 
     public static func == (a: SendOptions, b: SendOptions) -> Bool {
@@ -76,6 +81,7 @@ public struct SendOptions: Sendable, Equatable {
             && a.gasPrice == b.gasPrice && a.maxFeePerGas == b.maxFeePerGas && a.maxPriorityFeePerGas == b.maxPriorityFeePerGas
             && a.receiptTimeout == b.receiptTimeout && a.confirmations == b.confirmations
             && a.pollInterval == b.pollInterval && a.gasLimitWhenEstimateReverts == b.gasLimitWhenEstimateReverts
+            && a.feeSuggestion == b.feeSuggestion
     }
 }
 

@@ -247,6 +247,12 @@ public struct TransactionSender: Sendable {
     }
 
     private func dynamicFees(baseFee: UInt256) async throws(SendError) -> Fees {
+        // No fee given and a suggestion policy set: both fees from eth_feeHistory (FeeSuggestion).
+        if let policy = options.feeSuggestion, options.maxFeePerGas == nil, options.maxPriorityFeePerGas == nil {
+            let suggestion: FeeSuggestion?
+            do { suggestion = try await client.suggestFees(policy) } catch { throw .rpc(error) }
+            if let suggestion { return .eip1559(maxFee: suggestion.maxFeePerGas, tip: suggestion.maxPriorityFeePerGas) }
+        }
         var tip = options.maxPriorityFeePerGas
         if tip == nil {
             do {

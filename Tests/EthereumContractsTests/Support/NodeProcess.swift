@@ -9,7 +9,8 @@ import Glibc
 
 /// `carchain node --port 0` on a fresh `$CARCHAIN_HOME`, for the tests that drive contracts over JSON-RPC.
 final class NodeProcess: @unchecked Sendable {
-    let process = Process()
+    private(set) var process = Process()
+    let carchain: URL
     let home: URL
     let log: URL
     private(set) var url = ""
@@ -21,12 +22,26 @@ final class NodeProcess: @unchecked Sendable {
     }
 
     private init(_ carchain: URL) throws {
+        self.carchain = carchain
         home = FileManager.default.temporaryDirectory.appendingPathComponent("contracts-node-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         log = home.appendingPathComponent("node.out")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        try launch(port: 0)
+    }
+
+    /// Stops the node (SIGTERM) and starts it again on the same port and data directory: what a client sees as a
+    /// dropped connection and a node that comes back.
+    func restart() throws {
+        guard let port = URL(string: url)?.port else { throw NodeError(description: "no port in \(url)") }
+        terminate()
+        try launch(port: port)
+    }
+
+    private func launch(port: Int) throws {
+        process = Process()
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process.executableURL = carchain
-        process.arguments = ["node", "--port", "0"]
+        process.arguments = ["node", "--port", String(port)]
         var env = ProcessInfo.processInfo.environment
         env["CARCHAIN_HOME"] = home.path
         env["CARCHAIN_RPC"] = nil
@@ -45,13 +60,19 @@ final class NodeProcess: @unchecked Sendable {
             if !process.isRunning { break }
             Thread.sleep(forTimeInterval: 0.05)
         }
+        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
         stop()
-        throw NodeError(description: "carchain node did not start: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+        throw NodeError(description: "carchain node did not start: \(text)")
     }
 
     struct NodeError: Error, CustomStringConvertible { let description: String }
 
     func stop() {
+        terminate()
+        try? FileManager.default.removeItem(at: home)
+    }
+
+    private func terminate() {
         if process.isRunning {
             kill(process.processIdentifier, SIGTERM)
             let deadline = Date().addingTimeInterval(30)
@@ -59,7 +80,6 @@ final class NodeProcess: @unchecked Sendable {
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         }
         process.waitUntilExit()
-        try? FileManager.default.removeItem(at: home)
     }
 }
 

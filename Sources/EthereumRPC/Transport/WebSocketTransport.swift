@@ -12,12 +12,12 @@ import Logging
 /// ids ``RPCClient`` picks never have to be rewritten, whatever order a node answers concurrent requests in.
 /// When the connection ends (the node closed it, or it broke) the pending request fails with
 /// ``TransportError/unreachable(_:)`` naming the close code, and ``notifications`` finishes.
-actor WebSocketTransport: SubscribingTransport {
-    nonisolated let endpoint: String
+public actor WebSocketTransport: SubscribingTransport {
+    public nonisolated let endpoint: String
     /// Seconds a request may wait for its answer.
-    let timeout: Double
+    public let timeout: Double
     /// The `eth_subscription` messages (their `params` member), in the order they arrived.
-    nonisolated let notifications: AsyncStream<JSONValue>
+    public nonisolated let notifications: AsyncStream<JSONValue>
     private let notify: AsyncStream<JSONValue>.Continuation
 
     private var outbound: WebSocketOutboundWriter?
@@ -31,7 +31,7 @@ actor WebSocketTransport: SubscribingTransport {
     private var runner: Task<Void, Never>?
 
     /// The largest message accepted or sent, as ``HTTPTransport``'s answer limit.
-    static let maxMessageBytes = 64 << 20
+    public static let maxMessageBytes = 64 << 20
 
     private init(endpoint: String, timeout: Double) {
         self.endpoint = endpoint
@@ -40,7 +40,7 @@ actor WebSocketTransport: SubscribingTransport {
     }
 
     /// Opens the connection (the HTTP upgrade included) within `timeout` seconds.
-    static func connect(url: String, timeout: Double) async throws(TransportError) -> WebSocketTransport {
+    public static func connect(url: String, timeout: Double) async throws(TransportError) -> WebSocketTransport {
         guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), scheme == "ws" || scheme == "wss",
             parsed.host?.isEmpty == false
         else {
@@ -69,7 +69,7 @@ actor WebSocketTransport: SubscribingTransport {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             connected = continuation
             runner = Task {
-                var logger = Logger(label: "carchain.watch.websocket")
+                var logger = Logger(label: "carchain.rpc.websocket")
                 logger.logLevel = .critical
                 let configuration = WebSocketClientConfiguration(maxFrameSize: WebSocketTransport.maxMessageBytes)
                 do {
@@ -142,9 +142,9 @@ actor WebSocketTransport: SubscribingTransport {
     }
 
     /// Why the connection ended, nil while it is open.
-    var endReason: String? { ended }
+    public var endReason: String? { ended }
 
-    func send(_ body: [UInt8]) async throws(TransportError) -> [UInt8] {
+    public func send(_ body: [UInt8]) async throws(TransportError) -> [UInt8] {
         if Task.isCancelled { throw .cancelled }
         await takeTurn()
         defer { endTurn() }
@@ -200,7 +200,7 @@ actor WebSocketTransport: SubscribingTransport {
     }
 
     /// Closes the connection normally.
-    func close() async {
+    public func close() async {
         if let outbound { try? await outbound.close(.normalClosure, reason: nil) }
         finish("closed")
         runner?.cancel()

@@ -1,28 +1,18 @@
-import DevNode
 import EthereumPrimitives
 import EthereumWire
 
-/// A JSON-RPC transport that also delivers `eth_subscription` notifications: a WebSocket connection
-/// (``WebSocketTransport``) or the embedded chain in this process (``InProcessSubscriptions``).
-protocol SubscribingTransport: RPCTransport {
-    /// The `params` member of each `eth_subscription` message (`{"subscription": ID, "result": …}`), in order;
-    /// finishes when the connection ends.
-    var notifications: AsyncStream<JSONValue> { get }
-    /// Why the connection ended, nil while it is open.
-    var endReason: String? { get async }
-    /// Ends the connection and its subscriptions.
-    func close() async
-}
-
 /// Subscriptions on the embedded chain opened in this process: the node's own ``NodeRPCHandler`` with one
 /// ``SubscriptionSession``, exactly what a WebSocket connection to `carchain node` gets, without the socket.
-struct InProcessSubscriptions: SubscribingTransport {
-    let handler: NodeRPCHandler
-    let session: SubscriptionSession
-    let endpoint: String
-    let notifications: AsyncStream<JSONValue>
+public struct InProcessSubscriptions: SubscribingTransport {
+    /// The node's handler.
+    public let handler: NodeRPCHandler
+    /// This connection's subscriptions.
+    public let session: SubscriptionSession
+    public let endpoint: String
+    public let notifications: AsyncStream<JSONValue>
 
-    init(handler: NodeRPCHandler, endpoint: String) {
+    /// A new connection to `handler`'s chain (a session of its own).
+    public init(handler: NodeRPCHandler, endpoint: String) {
         self.handler = handler
         self.endpoint = endpoint
         let session = SubscriptionSession(chain: handler.chain)
@@ -40,14 +30,14 @@ struct InProcessSubscriptions: SubscribingTransport {
         }
     }
 
-    func send(_ body: [UInt8]) async throws(TransportError) -> [UInt8] {
+    public func send(_ body: [UInt8]) async throws(TransportError) -> [UInt8] {
         if Task.isCancelled { throw .cancelled }
         return await handler.handle(body, subscriptions: session)
     }
 
-    var endReason: String? {
+    public var endReason: String? {
         get async { await session.closeReason }
     }
 
-    func close() async { await session.close() }
+    public func close() async { await session.close() }
 }
