@@ -65,9 +65,10 @@ test: deps venv check-contracts
 	@# The fixed-seed EVM differential against revm (tools/fuzz.mk). The harnesses' smoke run is FuzzSmokeTests,
 	@# in the test binary above: a libFuzzer build with AddressSanitizer would add a quarter of an hour (make fuzz).
 	@$(MAKE) --no-print-directory evm-diff
-	@# Last: the outside package shares this build's scratch path (tools/examples.mk), which leaves it set up for
-	@# the example's dependency graph.
+	@# Last: the outside packages share this build's scratch path (tools/examples.mk), which leaves it set up for
+	@# the examples' dependency graph (Examples/ContractTests: 82 s to build, 14 s to run, measured).
 	@$(MAKE) --no-print-directory example
+	@$(MAKE) --no-print-directory example-tests
 
 bench: deps venv
 	@bash tools/bench.sh
