@@ -16,10 +16,11 @@ import TestSupport
         let output = try ProcessRunner.run(python, [script.path, "--check"])
         #expect(output.status == 0, "tools/module_graph.py --check: \(output.stderr)")
         // The check printed CarChain's and the runtime's closures: the primitives, the ABI, transactions, the wire
-        // types and the JSON-RPC client (over AsyncHTTPClient), nothing heavier.
+        // types and the JSON-RPC client (over AsyncHTTPClient, and hummingbird-websocket's client for subscriptions,
+        // with swift-log's API for its reconnection messages), nothing heavier: no server, EVM, chain or database.
         let light: Set = [
             "EthereumPrimitives", "EthereumABI", "EthereumTransactions", "EthereumCrypto", "CSecp256k1", "Crypto", "CryptoExtras",
-            "EthereumWire", "EthereumRPC", "AsyncHTTPClient", "EthereumContracts",
+            "EthereumWire", "EthereumRPC", "AsyncHTTPClient", "HummingbirdWSClient", "Logging", "EthereumContracts",
         ]
         for module in ["CarChain", "EthereumContracts"] {
             let line = try #require(output.stdout.split(separator: "\n").first { $0.hasPrefix("\(module) closure: ") })
