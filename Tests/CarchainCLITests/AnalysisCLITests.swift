@@ -90,7 +90,7 @@ import TestSupport
         }
         guard let missing = try Self.run(["gas-report", "--scenario", dir.appendingPathComponent("none.json").path]) else { return }
         #expect(missing.status == 1)
-        #expect(missing.stderr.hasPrefix("carchain: cannot read scenario ") && missing.stderr.contains("none.json: no such file"))
+        #expect(missing.stderr.hasPrefix("carchain: --scenario: cannot open ") && missing.stderr.contains("none.json: No such file"))
         guard let both = try Self.run(["gas-report", "--scenario", "x.json", "--seed-scenario"]) else { return }
         #expect(both.status == 1)
         #expect(both.stderr.contains("not both"))

@@ -96,7 +96,7 @@ import Glibc
             (["evm", "run", "--prestate", r + "/dir"], nil, "--prestate: \(r)/dir is a directory, not a file"),
             (["evm", "run", "--prestate", r + "/nested.json"], nil, "bad --prestate \(r)/nested.json: not valid JSON: nesting deeper than 64 levels at byte 64"),
             (["evm", "batch", "/dev/zero"], nil, "FILE: /dev/zero is larger than 256 MiB, the limit for this kind of file"),
-            (["gas-report", "--scenario", "/dev/zero"], nil, "cannot read scenario /dev/zero: larger than 16 MiB, the limit for this kind of file"),
+            (["gas-report", "--scenario", "/dev/zero"], nil, "--scenario: /dev/zero is larger than 16 MiB, the limit for this kind of file"),
             (["gas-report", "--scenario", r + "/nested.json"], nil, "scenario nested.json is not valid JSON: too many nested arrays or dictionaries at line 1, column 514"),
             (["gas-report", "--compare", r + "/loop-a"], nil, "--compare: cannot open \(r)/loop-a: Too many levels of symbolic links"),
             (["deploy", "--artifact", "/dev/zero"], nil, "--artifact: /dev/zero is larger than 64 MiB, the limit for this kind of file"),
