@@ -4,10 +4,6 @@ import Foundation
 import Testing
 import TestSupport
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// A scenario of any contract (docs/SCENARIOS.md) — CarChain's committed artifact and the bank compiled by the venv's
 /// vyper, calls by signature with typed arguments from named accounts, a revert reason and a custom error expected —
 /// gives the same gas three ways: on EthereumTesting's bench, from `carchain gas-report --scenario` in process, and
@@ -90,7 +86,7 @@ import Glibc
 
         // 3. Against a carchain node process: the report, and each step's receipt read back over HTTP.
         let home = dir.appendingPathComponent("home")
-        let node = try NodeProcess(executable, ["node", "--port", "0", "--ephemeral", "--hardfork", "cancun"], home: home)
+        let node = try BackgroundProcess(executable, ["node", "--port", "0", "--ephemeral", "--hardfork", "cancun"], home: home)
         defer { node.stop() }
         let url = try #require(node.waitFor("listening on "), "carchain node did not start: \(node.stderr)").trimmingCharacters(in: .whitespaces)
         let remoteSnapshot = dir.appendingPathComponent("node.gas-snapshot").path
@@ -156,55 +152,5 @@ extension ScenarioGasTests {
                 #expect(error.description.hasPrefix("scenario bad.json: " + message), "\(error.description)")
             }
         }
-    }
-}
-
-/// A `carchain node` process with its output in files (the CLI tests' background process, for this suite).
-final class NodeProcess: @unchecked Sendable {
-    let process = Process()
-    let out: URL
-    let err: URL
-
-    init(_ executable: URL, _ arguments: [String], home: URL) throws {
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        out = home.appendingPathComponent("node.out")
-        err = home.appendingPathComponent("node.err")
-        FileManager.default.createFile(atPath: out.path, contents: nil)
-        FileManager.default.createFile(atPath: err.path, contents: nil)
-        process.executableURL = executable
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["CARCHAIN_HOME"] = home.path
-        environment["CARCHAIN_RPC"] = nil
-        process.environment = environment
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-    }
-
-    var stdout: String { (try? String(contentsOf: out, encoding: .utf8)) ?? "" }
-    var stderr: String { (try? String(contentsOf: err, encoding: .utf8)) ?? "" }
-
-    /// The rest of the line after `text`, once the node has printed it.
-    func waitFor(_ text: String, seconds: Double = 60) -> String? {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            let now = stdout
-            if let range = now.range(of: text), let end = now[range.upperBound...].firstIndex(of: "\n") {
-                return String(now[range.upperBound..<end])
-            }
-            if !process.isRunning { return nil }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        return nil
-    }
-
-    func stop() {
-        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
-        let deadline = Date().addingTimeInterval(30)
-        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
     }
 }

@@ -15,62 +15,7 @@ import Glibc
     typealias Home = EmbeddedCLITests.Home
 
     /// A command left running (the watcher, the node) with its output in files.
-    final class Background: @unchecked Sendable {
-        let process = Process()
-        let out: URL
-        let err: URL
-
-        init(_ executable: URL, _ arguments: [String], home: URL) throws {
-            try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-            let tag = UUID().uuidString
-            out = home.appendingPathComponent("bg-\(tag).out")
-            err = home.appendingPathComponent("bg-\(tag).err")
-            FileManager.default.createFile(atPath: out.path, contents: nil)
-            FileManager.default.createFile(atPath: err.path, contents: nil)
-            process.executableURL = executable
-            process.arguments = arguments
-            var env = ProcessInfo.processInfo.environment
-            env["CARCHAIN_HOME"] = home.path
-            env["CARCHAIN_RPC"] = nil
-            process.environment = env
-            process.standardOutput = try FileHandle(forWritingTo: out)
-            process.standardError = try FileHandle(forWritingTo: err)
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-        }
-
-        var stdout: String { (try? String(contentsOf: out, encoding: .utf8)) ?? "" }
-        var stderr: String { (try? String(contentsOf: err, encoding: .utf8)) ?? "" }
-
-        /// Waits until `text` shows in stdout (or the process ends, or `seconds` pass).
-        func waitFor(_ text: String, seconds: Double = 60) -> String? {
-            let deadline = Date().addingTimeInterval(seconds)
-            while Date() < deadline {
-                let now = stdout
-                if let range = now.range(of: text), let end = now[range.upperBound...].firstIndex(of: "\n") {
-                    return String(now[range.upperBound..<end])
-                }
-                if !process.isRunning { return nil }
-                Thread.sleep(forTimeInterval: 0.05)
-            }
-            return nil
-        }
-
-        /// Waits for the exit (SIGKILL after `seconds`); the status.
-        @discardableResult
-        func wait(seconds: Double = 60) -> Int32 {
-            let deadline = Date().addingTimeInterval(seconds)
-            while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
-            return process.terminationStatus
-        }
-
-        func stop() {
-            if process.isRunning { kill(process.processIdentifier, SIGTERM) }
-            wait(seconds: 30)
-        }
-    }
+    typealias Background = BackgroundProcess
 
     /// One transaction a command reported: "…: tx 0x…, block N, …".
     struct Sent: Equatable {
