@@ -15,14 +15,12 @@ import TestSupport
 
     @Test func carChainCoverageAsLcovMatchesTheSource() async throws {
         guard PythonVenv.python(for: "coverage of CarChain.vy") != nil else { return }
-        let vyper = PythonVenv.directory.appendingPathComponent("bin/vyper")
         let sourcePath = TestPaths.packageRoot.appendingPathComponent("contracts/CarChain.vy").path
-        // The bytecode and its source map from one compiler, with the same settings.
-        let compiled = try ProcessRunner.run(vyper, [sourcePath, "-f", "combined_json"])
-        let mapped = try ProcessRunner.run(vyper, [sourcePath, "-f", "source_map"])
-        #expect(compiled.status == 0 && mapped.status == 0, "\(compiled.stderr)\(mapped.stderr)")
-        let artifact = try #require(try ContractArtifact.read(json: Array(compiled.stdout.utf8), fileName: sourcePath).first)
-        let sourceMap = try SourceMap(vyper: try JSONValue(parsing: mapped.stdout))
+        // The bytecode and its source map from one compiler, with the same settings (a failed compile throws).
+        let compiled = try PythonVenv.vyper(sourcePath)
+        let mapped = try PythonVenv.vyper(sourcePath, format: "source_map")
+        let artifact = try #require(try ContractArtifact.read(json: Array(compiled.utf8), fileName: sourcePath).first)
+        let sourceMap = try SourceMap(vyper: try JSONValue(parsing: mapped))
         let source = try String(contentsOfFile: sourcePath, encoding: .utf8)
         let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
 

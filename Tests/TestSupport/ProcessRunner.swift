@@ -86,6 +86,15 @@ public enum PythonVenv {
         return nil
     }
 
+    /// The venv's vyper on `path` (`-p sitePackages` when given, for imports such as snekmate's) with output format
+    /// `format`: its stdout; a failed compile throws with vyper's stderr.
+    public static func vyper(_ path: String, format: String = "combined_json", sitePackages: String? = nil) throws -> String {
+        let vyper = directory.appendingPathComponent("bin/vyper")
+        let out = try ProcessRunner.run(vyper, (sitePackages.map { ["-p", $0] } ?? []) + [path, "-f", format])
+        guard out.status == 0 else { throw PythonError(description: "vyper \(path) failed: \(out.stderr.suffix(1500))") }
+        return out.stdout
+    }
+
     /// Runs `tools/xcheck/<script>` with `request` as JSON on stdin and decodes its JSON output.
     public static func runJSON<Request: Encodable, Response: Decodable>(
         _ python: URL, script: String, request: Request, as: Response.Type

@@ -39,11 +39,9 @@ enum ENSContracts {
                 }
                 artifacts[name] = (try Hex.decode(code), try ContractABI(jsonValue: abi))
             }
-            let vyper = PythonVenv.directory.appendingPathComponent("bin/vyper")
             let path = TestPaths.packageRoot.appendingPathComponent("testdata/contracts/ens/ENSRegistry.vy").path
-            let compiled = try ProcessRunner.run(vyper, [path, "-f", "combined_json"])
-            guard compiled.status == 0 else { throw PythonVenv.PythonError(description: "vyper \(path): \(compiled.stderr.suffix(1500))") }
-            guard let registry = try ContractArtifact.read(json: Array(compiled.stdout.utf8), fileName: path).first, let code = registry.bytecode else {
+            let registryJSON = try PythonVenv.vyper(path)
+            guard let registry = try ContractArtifact.read(json: Array(registryJSON.utf8), fileName: path).first, let code = registry.bytecode else {
                 throw PythonVenv.PythonError(description: "vyper gave no registry bytecode")
             }
             artifacts["registry"] = (code, registry.abi)

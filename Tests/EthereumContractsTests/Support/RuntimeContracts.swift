@@ -22,11 +22,9 @@ enum RuntimeContracts {
                 missing = true
                 return nil
             }
-            let vyper = PythonVenv.directory.appendingPathComponent("bin/vyper")
             let path = TestPaths.packageRoot.appendingPathComponent("testdata/contracts/multicall/Multicall3.vy").path
-            let out = try ProcessRunner.run(vyper, [path, "-f", "combined_json"])
-            guard out.status == 0 else { throw PythonVenv.PythonError(description: "vyper \(path) failed: \(out.stderr.suffix(1500))") }
-            guard var artifact = try ContractArtifact.read(json: Array(out.stdout.utf8), fileName: path).first else {
+            let json = try PythonVenv.vyper(path)
+            guard var artifact = try ContractArtifact.read(json: Array(json.utf8), fileName: path).first else {
                 throw PythonVenv.PythonError(description: "vyper wrote no contract for \(path)")
             }
             artifact.name = "Multicall3"

@@ -37,7 +37,6 @@ enum Snekmate {
                 missing = true
                 return nil
             }
-            let vyper = PythonVenv.directory.appendingPathComponent("bin/vyper")
             let located = try ProcessRunner.run(python, ["-c", "import os, snekmate; print(os.path.dirname(list(snekmate.__path__)[0]))"])
             let sitePackages = located.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
             guard located.status == 0, !sitePackages.isEmpty else {
@@ -49,11 +48,8 @@ enum Snekmate {
             for source in Snekmate.sources {
                 let path = source.wrapper.map { TestPaths.packageRoot.appendingPathComponent($0).path }
                     ?? URL(fileURLWithPath: sitePackages).appendingPathComponent(source.module ?? "").path
-                let out = try ProcessRunner.run(vyper, ["-p", sitePackages, path, "-f", "combined_json"])
-                guard out.status == 0 else {
-                    throw PythonVenv.PythonError(description: "vyper \(path) failed: \(out.stderr.suffix(1500))")
-                }
-                let all = try ContractArtifact.read(json: Array(out.stdout.utf8), fileName: path)
+                let json = try PythonVenv.vyper(path, sitePackages: sitePackages)
+                let all = try ContractArtifact.read(json: Array(json.utf8), fileName: path)
                 guard var artifact = all.first else { throw PythonVenv.PythonError(description: "vyper wrote no contract for \(path)") }
                 artifact.name = source.name
                 artifacts[source.name] = artifact

@@ -15,11 +15,9 @@ enum TestContracts {
         func get(_ name: String) throws -> ContractArtifact? {
             if let artifact = compiled[name] { return artifact }
             guard PythonVenv.python(for: "EthereumTesting's contract tests") != nil else { return nil }
-            let vyper = PythonVenv.directory.appendingPathComponent("bin/vyper")
             let path = TestPaths.packageRoot.appendingPathComponent("testdata/contracts/testing/\(name).vy").path
-            let out = try ProcessRunner.run(vyper, [path, "-f", "combined_json"])
-            guard out.status == 0 else { throw PythonVenv.PythonError(description: "vyper \(path) failed: \(out.stderr.suffix(1500))") }
-            guard var artifact = try ContractArtifact.read(json: Array(out.stdout.utf8), fileName: path).first else {
+            let json = try PythonVenv.vyper(path)
+            guard var artifact = try ContractArtifact.read(json: Array(json.utf8), fileName: path).first else {
                 throw PythonVenv.PythonError(description: "vyper wrote no contract for \(path)")
             }
             artifact.name = name
