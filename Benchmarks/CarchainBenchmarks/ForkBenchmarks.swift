@@ -2,7 +2,9 @@ import Benchmark
 import CarChainKit
 import Chain
 import DevNode
+import EthereumContractsLocal
 import EthereumPrimitives
+import EthereumRPC
 import Foundation
 
 /// Fork mode (issue 20): an `eth_call` of a CarChain getter on a chain forked from another node. The remote is an

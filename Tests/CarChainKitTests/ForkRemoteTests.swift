@@ -12,8 +12,8 @@ import Foundation
 import Testing
 
 /// Fork mode over JSON-RPC in one process: a node A (a dev chain with CarChain traffic, answered by its
-/// NodeRPCHandler) is the remote; forks of it go through CarChainKit's RemoteForkSource over a transport that counts
-/// round trips. The first `eth_call` of every CarChain getter on a fresh fork takes at most 5 round trips (the
+/// NodeRPCHandler) is the remote; forks of it go through EthereumContractsLocal's RemoteForkSource over a transport
+/// that counts round trips. The first `eth_call` of every CarChain getter on a fresh fork takes at most 5 round trips (the
 /// issue's bound) and a repeat none; a rehearsal mines on the fork only, with the gas A charges for the same
 /// transaction; `anvil_reset` with forking parameters re-forks; a remote that loses the fork block, rate-limits
 /// items or is another chain gets a clear error.

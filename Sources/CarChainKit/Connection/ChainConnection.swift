@@ -1,3 +1,4 @@
+import EthereumContractsLocal
 import EthereumPrimitives
 import Foundation
 

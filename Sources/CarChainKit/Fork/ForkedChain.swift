@@ -1,4 +1,5 @@
 import Chain
+import EthereumContractsLocal
 import DevNode
 import EthereumPrimitives
 import EthereumRPC

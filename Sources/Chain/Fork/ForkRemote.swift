@@ -3,7 +3,8 @@ import EthereumTransactions
 
 /// Where a forked chain reads the state it has not written itself: a node of another chain, at one block
 /// (the fork block). `Chain` knows no protocol, so this is the seam: the JSON-RPC implementation lives above
-/// (CarChainKit's `RemoteForkSource`, which the node and the CLI share); tests may answer from memory.
+/// (EthereumContractsLocal's `RemoteForkSource`, which the node, the CLI and EthereumTesting's forked `TestChain`
+/// share); tests may answer from memory.
 ///
 /// Every method is a read. A source never sends anything that changes the remote's state.
 public protocol ForkRemote: Sendable {
@@ -25,6 +26,32 @@ public protocol ForkRemote: Sendable {
     /// A new fork with the same settings (cache directory, time limits, the chain id the remote must have) of the
     /// node at `url` (nil: this remote's) at `blockNumber` (nil: its latest): `anvil_reset`'s forking parameters.
     func reopen(url: String?, blockNumber: UInt64?) async throws(ForkError) -> ForkCache
+}
+
+extension ForkCache {
+    /// What to fetch with a call's first misses: its sender and recipient, and every account and slot of the access
+    /// list the remote computes for it at the fork block (none when the remote cannot say). Fees and nonce are left
+    /// out of the probe, so a sender without funds on the remote still gets its list. A remote that cannot be reached
+    /// is reported at once (the fetch would fail the same way, after the same retries). The node's request loop and
+    /// the in-process one (EthereumContractsLocal's `ForkCache.untilFetched`) both send it.
+    public func accessListHint(for call: CallRequest) async throws(ForkError) -> ForkFetchRequest {
+        var hint = ForkFetchRequest(accounts: [call.from, call.to].compactMap { $0 })
+        var probe = call
+        probe.gasPrice = nil
+        probe.maxFeePerGas = nil
+        probe.maxPriorityFeePerGas = nil
+        probe.nonce = nil
+        let entries: [AccessListEntry]?
+        do { entries = try await remote.accessList(for: probe) } catch {
+            if case .unreachable = error { throw error }
+            entries = nil
+        }
+        for entry in entries ?? [] {
+            hint.accounts.append(entry.address)
+            for key in entry.storageKeys { hint.slots.append(StorageSlot(address: entry.address, key: UInt256(truncatingBigEndian: key.bytes))) }
+        }
+        return hint
+    }
 }
 
 /// What one fetch asks for.

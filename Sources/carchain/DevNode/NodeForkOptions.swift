@@ -1,11 +1,12 @@
 import ArgumentParser
 import CarChainKit
 import Chain
+import EthereumContractsLocal
 import Foundation
 
 /// `carchain node --fork-url URL [--fork-block-number N] [--fork-chain-id ID] [--no-fork-cache] [--fork-timeout S]`:
 /// a local chain that continues a remote one from a block, reading the remote's state there lazily (Chain/Fork,
-/// CarChainKit's ForkSettings, docs/NODE.md "Fork mode").
+/// EthereumContractsLocal's ForkSettings, docs/NODE.md "Fork mode").
 struct NodeForkOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
         "Fork the chain at URL (a JSON-RPC node; only reads are sent): local blocks continue from --fork-block-number.",

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CarChainKit
+import EthereumContractsLocal
 import Foundation
 
 /// `--fork-url URL [--fork-block-number N] [--no-fork-cache]` on the CarChain commands: run on a fork of that node in

@@ -83,27 +83,9 @@ extension NodeRPCHandler {
         }
     }
 
-    /// What to fetch with a call's first misses: its sender and recipient, and every account and slot of the access
-    /// list the remote computes for it at the fork block (none when the remote cannot say). Fees and nonce are left
-    /// out of the probe, so a sender without funds on the remote still gets its list. A remote that cannot be reached
-    /// is reported at once (the fetch would fail the same way, after the same retries).
+    /// What to fetch with a call's first misses (``ForkCache/accessListHint(for:)``).
     func accessListHint(_ call: CallRequest, _ cache: ForkCache) async throws(JSONRPCErrorObject) -> ForkFetchRequest {
-        var hint = ForkFetchRequest(accounts: [call.from, call.to].compactMap { $0 })
-        var probe = call
-        probe.gasPrice = nil
-        probe.maxFeePerGas = nil
-        probe.maxPriorityFeePerGas = nil
-        probe.nonce = nil
-        let entries: [AccessListEntry]?
-        do { entries = try await cache.remote.accessList(for: probe) } catch {
-            if case .unreachable = error { throw JSONRPCErrorObject(ChainError.fork(error)) }
-            entries = nil
-        }
-        for entry in entries ?? [] {
-            hint.accounts.append(entry.address)
-            for key in entry.storageKeys { hint.slots.append(StorageSlot(address: entry.address, key: UInt256(truncatingBigEndian: key.bytes))) }
-        }
-        return hint
+        do { return try await cache.accessListHint(for: call) } catch { throw JSONRPCErrorObject(ChainError.fork(error)) }
     }
 
     /// The remote's answer when the request names a block at or before the fork block, or a block or transaction by

@@ -4,9 +4,9 @@ import EthereumWire
 import Foundation
 
 /// How to fork a remote chain: the node's URL, the block, the chain id it must have, where the fork cache lives and
-/// how long a request may take. `carchain node --fork-url …` and the CLI's `--fork-url` rehearsals describe their
-/// options with it, and ``open()`` is the one way both connect (Chain/Fork holds the chain side; docs/NODE.md,
-/// "Fork mode").
+/// how long a request may take. `carchain node --fork-url …`, the CLI's `--fork-url` rehearsals and EthereumTesting's
+/// forked `TestChain` describe their options with it, and ``open()`` is the one way they connect (Chain/Fork holds the
+/// chain side; docs/NODE.md, "Fork mode"; docs/TESTING.md, "Forking").
 public struct ForkSettings: Sendable {
     /// The remote's JSON-RPC URL (may hold a provider's key: it is never printed, see ``RemoteForkSource/displayed(_:)``).
     public var url: String

@@ -5,10 +5,10 @@ import EthereumTransactions
 import EthereumWire
 import Foundation
 
-/// The fork remote over JSON-RPC (``ForkRemote``), shared by `carchain node --fork-url` and the CLI's rehearsals
-/// (`carchain rent … --fork-url`). Every fetch is one JSON-RPC batch: `eth_chainId`, then `eth_getBalance`,
-/// `eth_getTransactionCount` and `eth_getCode` per account, `eth_getStorageAt` per slot, `eth_getBlockByNumber` per
-/// block hash. State is always read at the fork block *by hash* (an EIP-1898 `{"blockHash": …}` parameter), never
+/// The fork remote over JSON-RPC (``ForkRemote``), shared by `carchain node --fork-url`, the CLI's rehearsals
+/// (`carchain rent … --fork-url`) and EthereumTesting's forked `TestChain`. Every fetch is one JSON-RPC batch:
+/// `eth_chainId`, then `eth_getBalance`, `eth_getTransactionCount` and `eth_getCode` per account, `eth_getStorageAt`
+/// per slot, `eth_getBlockByNumber` per block hash. State is always read at the fork block *by hash* (an EIP-1898 `{"blockHash": …}` parameter), never
 /// `latest` or a number: a remote that reorganised, was replaced or pruned that block answers an error instead of
 /// another block's state, and the chain id in the same batch catches a remote that became another chain.
 ///
