@@ -65,17 +65,21 @@ public struct DevChainBackend: ContractBackend {
     public func chainID() async throws -> UInt64 { chain.chainId }
 
     public func call(_ request: CallRequest, at block: BlockTag) async throws -> CallOutcome {
-        let result: CallResult
-        do throws(ChainError) { result = try await chain.call(request, at: Self.blockID(block)) } catch { throw DevChainBackendError.chain(error) }
-        return result.isSuccess ? .returned(result.output) : .reverted(result.output)
+        try await chain.untilForkFetched("eth_call", readOnly: true, call: request) {
+            let result: CallResult
+            do throws(ChainError) { result = try await chain.call(request, at: Self.blockID(block)) } catch { throw DevChainBackendError.chain(error) }
+            return result.isSuccess ? .returned(result.output) : .reverted(result.output)
+        }
     }
 
     public func estimateGas(_ request: CallRequest, at block: BlockTag) async throws -> GasEstimate {
-        do throws(ChainError) {
-            return .gas(try await chain.estimateGas(request, at: Self.blockID(block)))
-        } catch {
-            if case .executionReverted(let data, _) = error { return .reverted(data) }
-            throw DevChainBackendError.chain(error)
+        try await chain.untilForkFetched("eth_estimateGas", readOnly: true, call: request) {
+            do throws(ChainError) {
+                return .gas(try await chain.estimateGas(request, at: Self.blockID(block)))
+            } catch {
+                if case .executionReverted(let data, _) = error { return .reverted(data) }
+                throw DevChainBackendError.chain(error)
+            }
         }
     }
 
@@ -94,11 +98,28 @@ public struct DevChainBackend: ContractBackend {
     }
 
     public func code(at address: Address, block: BlockTag) async throws -> [UInt8] {
-        do throws(ChainError) { return try await chain.code(address, at: Self.blockID(block)) } catch { throw DevChainBackendError.chain(error) }
+        try await chain.untilForkFetched("eth_getCode", readOnly: true) {
+            do throws(ChainError) { return try await chain.code(address, at: Self.blockID(block)) } catch { throw DevChainBackendError.chain(error) }
+        }
     }
 
+    /// Signs, submits and waits for the receipt. On a forked chain (``DevChain/forkCache``) the sender and recipient are
+    /// read from the remote first, the estimate runs on fetched state, and a submission whose block read state not
+    /// fetched yet (which the miner abandons) is made again once it is fetched (``ForkCache/untilFetched(_:readOnly:call:_:)``).
     public func send(_ request: TransactionRequest, from: Address?) async throws -> EthereumContracts.TransactionOutcome {
         guard let sender = from ?? defaultSender else { throw DevChainBackendError.noSender }
+        guard chain.forkCache != nil else { return try await submit(request, from: sender) }
+        let call = CallRequest(from: sender, to: request.to, value: request.value, data: request.data)
+        if request.gasLimit == nil, (request.to == nil ? deploymentGasLimit : callGasLimit) == nil {
+            // Fault in what the estimate reads, so the estimate inside the submission sees fetched values only.
+            _ = try? await estimateGas(call, at: .pending)
+        }
+        return try await chain.untilForkFetched("sending a transaction", readOnly: false, call: call) {
+            try await submit(request, from: sender)
+        }
+    }
+
+    private func submit(_ request: TransactionRequest, from sender: Address) async throws -> EthereumContracts.TransactionOutcome {
         let key = keys[sender]
         // Without a key, only an address the chain impersonates (anvil_impersonateAccount) can send.
         if key == nil, await !chain.isImpersonated(sender) { throw DevChainBackendError.unknownSender(sender) }
