@@ -27,32 +27,40 @@ extension TestChain {
 
     /// Sets the ether balance of `address` (forge's `deal(address, uint256)`).
     public func deal(_ address: Address, _ wei: UInt256) async throws {
+        try await chain.forkCache?.prefetching(accounts: [address])
         do throws(ChainError) { try await chain.setBalance(address, wei) } catch { throw DevChainBackendError.chain(error) }
     }
 
     /// The ether balance of `address`.
     public func balance(_ address: Address) async throws -> UInt256 {
-        do throws(ChainError) { return try await chain.balance(address) } catch { throw DevChainBackendError.chain(error) }
+        try await chain.untilForkFetched("balance", readOnly: true) {
+            do throws(ChainError) { return try await chain.balance(address) } catch { throw DevChainBackendError.chain(error) }
+        }
     }
 
     /// Replaces the code at `address` (forge's `etch`).
     public func setCode(_ address: Address, _ code: [UInt8]) async throws {
+        try await chain.forkCache?.prefetching(accounts: [address])
         do throws(ChainError) { try await chain.setCode(address, code) } catch { throw DevChainBackendError.chain(error) }
     }
 
     /// Sets the nonce of `address`.
     public func setNonce(_ address: Address, _ nonce: UInt64) async throws {
+        try await chain.forkCache?.prefetching(accounts: [address])
         do throws(ChainError) { try await chain.setNonce(address, nonce) } catch { throw DevChainBackendError.chain(error) }
     }
 
     /// Writes a storage slot (forge's `store`).
     public func store(_ address: Address, slot: UInt256, value: UInt256) async throws {
+        try await chain.forkCache?.prefetching(accounts: [address], slots: [StorageSlot(address: address, key: slot)])
         do throws(ChainError) { try await chain.setStorage(address, slot: slot, value: value) } catch { throw DevChainBackendError.chain(error) }
     }
 
     /// Reads a storage slot (forge's `load`).
     public func load(_ address: Address, slot: UInt256) async throws -> UInt256 {
-        do throws(ChainError) { return try await chain.storage(address, slot: slot) } catch { throw DevChainBackendError.chain(error) }
+        try await chain.untilForkFetched("load", readOnly: true) {
+            do throws(ChainError) { return try await chain.storage(address, slot: slot) } catch { throw DevChainBackendError.chain(error) }
+        }
     }
 
     // MARK: Time and blocks
@@ -67,10 +75,11 @@ extension TestChain {
     /// as `block.timestamp`; the next transaction's block comes one second later (one block per transaction).
     /// Time only moves forward: a timestamp at or before the head's is refused.
     public func warp(_ timestamp: UInt64) async throws {
-        do throws(ChainError) {
-            try await chain.setNextBlockTimestamp(timestamp)
-            _ = try await chain.mine(blocks: 1)
-        } catch { throw DevChainBackendError.chain(error) }
+        do throws(ChainError) { try await chain.setNextBlockTimestamp(timestamp) } catch { throw DevChainBackendError.chain(error) }
+        // On a fork, a block whose system calls read state not fetched yet is abandoned and mined again once it is.
+        try await chain.untilForkFetched("warp", readOnly: false) {
+            do throws(ChainError) { _ = try await chain.mine(blocks: 1) } catch { throw DevChainBackendError.chain(error) }
+        }
     }
 
     /// Moves time forward by `seconds` (forge's `skip`), as ``warp(_:)``.
@@ -88,7 +97,12 @@ extension TestChain {
         guard number >= head else { throw TestFailure("roll(\(number)): the chain is at block \(head); blocks only move forward") }
         guard number - head <= 100_000 else { throw TestFailure("roll(\(number)): \(number - head) blocks at once is more than 100,000") }
         guard number > head else { return }
-        do throws(ChainError) { _ = try await chain.mine(blocks: Int(number - head)) } catch { throw DevChainBackendError.chain(error) }
+        try await chain.untilForkFetched("roll", readOnly: false) {
+            // Counted again on each try: a fork's abandoned block leaves the ones before it mined.
+            let now = await blockNumber()
+            guard number > now else { return }
+            do throws(ChainError) { _ = try await chain.mine(blocks: Int(number - now)) } catch { throw DevChainBackendError.chain(error) }
+        }
     }
 
     // MARK: Snapshots

@@ -29,9 +29,11 @@ extension TestChain {
     func storageSlot(of contract: Address, returnedBy calldata: [UInt8], what: String) async throws -> UInt256 {
         let request = CallRequest(to: contract, data: calldata)
         let trace: TraceResult
-        do throws(ChainError) {
-            trace = try await chain.traceCall(request, tracer: .prestateTracer(PrestateTracerOptions(disableCode: true)))
-        } catch { throw DevChainBackendError.chain(error) }
+        trace = try await chain.untilForkFetched("deal(token:)", readOnly: true, call: request) {
+            do throws(ChainError) {
+                return try await chain.traceCall(request, tracer: .prestateTracer(PrestateTracerOptions(disableCode: true)))
+            } catch { throw DevChainBackendError.chain(error) }
+        }
         guard case .prestate(.accounts(let accounts)) = trace else { throw TestFailure("\(what): the prestate tracer gave another kind of trace") }
         let slots = (accounts[contract]?.storage.keys).map { Array($0).sorted() } ?? []
         // A value no real balance holds, so a match cannot be a coincidence.

@@ -54,20 +54,35 @@ public final class TestChain: ContractBackend, Sendable {
     }
 
     /// A new chain in memory. `hardfork` nil takes the dev chain's default.
-    public init(hardfork: Hardfork? = nil) async throws {
+    public convenience init(hardfork: Hardfork? = nil) async throws { try await self.init(hardfork: hardfork, fork: nil) }
+
+    /// A new chain in memory, continuing `fork`'s remote block when given (TestChain+Fork.swift).
+    init(hardfork: Hardfork?, fork: ForkCache?) async throws {
         var config = ChainConfig.deterministic()
         config.initialBaseFee = .zero
         if let hardfork { config.hardfork = hardfork }
+        // A fork runs the rules its block's header implies, `hardfork` at most.
+        if fork != nil { config.keepsStoredHardfork = true }
         let chain: DevChain
-        do throws(ChainError) { chain = try await DevChain(config: config, storage: .memory) } catch {
+        do throws(ChainError) { chain = try await DevChain(config: config, storage: .memory, fork: fork) } catch {
             throw DevChainBackendError.chain(error)
         }
-        await chain.setAutoImpersonate(true)
+        try await TestChain.setUp(chain)
         self.chain = chain
         self.backend = try DevChainBackend(
             chain: chain, deploymentGasLimit: Self.transactionGasLimit, callGasLimit: Self.transactionGasLimit)
         state.withLock { state in
             for (index, address) in chain.accounts.enumerated() { state.labels[address] = Label(name: "account\(index)", abi: nil) }
+        }
+    }
+
+    /// What the bench changes on its chain (again after ``rollFork(to:)``): every address sends, and on a fork gas is
+    /// free too (the fork block's base fee is the remote's; the next block's is zero, and stays so while blocks are
+    /// not full).
+    static func setUp(_ chain: DevChain) async throws {
+        await chain.setAutoImpersonate(true)
+        if chain.forkCache != nil, chain.hardfork >= .london {
+            do throws(ChainError) { try await chain.setNextBlockBaseFee(.zero) } catch { throw DevChainBackendError.chain(error) }
         }
     }
 
