@@ -33,62 +33,88 @@ enum Blake2F {
         0x510E_527F_ADE6_82D1, 0x9B05_688C_2B3E_6C1F, 0x1F83_D9AB_FB41_BD6B, 0x5BE0_CD19_137E_2179,
     ]
 
-    /// The message word schedule (RFC 7693, section 2.7), row-major; round i uses row i mod 10.
-    static let sigma: [UInt8] = [
-        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
-        14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3,
-        11, 8, 12, 0, 5, 2, 15, 13, 10, 14, 3, 6, 7, 1, 9, 4,
-        7, 9, 3, 1, 13, 12, 11, 14, 2, 6, 5, 10, 4, 0, 15, 8,
-        9, 0, 5, 7, 2, 4, 10, 15, 14, 1, 11, 12, 6, 8, 3, 13,
-        2, 12, 6, 10, 0, 11, 8, 3, 4, 13, 7, 5, 15, 14, 1, 9,
-        12, 5, 1, 15, 14, 13, 4, 10, 0, 7, 6, 3, 9, 2, 8, 11,
-        13, 11, 7, 14, 12, 1, 3, 9, 5, 0, 15, 4, 8, 6, 2, 10,
-        6, 15, 14, 9, 11, 3, 0, 8, 12, 2, 13, 7, 1, 4, 10, 5,
-        10, 2, 8, 4, 7, 6, 1, 5, 15, 11, 9, 14, 3, 12, 13, 0,
-    ]
+    /// The sixteen working words of F as stored properties (kept in registers once inlined, where an array's elements
+    /// would be reloaded after every store).
+    struct Work {
+        var v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15: UInt64
 
-    /// F (RFC 7693, section 3.2) with `rounds` rounds instead of twelve.
-    static func compress(_ h: inout [UInt64], _ m: [UInt64], t0: UInt64, t1: UInt64, isFinal: Bool, rounds: UInt32) {
-        var v = h + iv
-        v[12] ^= t0
-        v[13] ^= t1
-        if isFinal { v[14] = ~v[14] }
-        v.withUnsafeMutableBufferPointer { v in
-            m.withUnsafeBufferPointer { m in
-                sigma.withUnsafeBufferPointer { sigma in
-                    @inline(__always)
-                    func mix(_ a: Int, _ b: Int, _ c: Int, _ d: Int, _ x: UInt64, _ y: UInt64) {
-                        var va = v[a], vb = v[b], vc = v[c], vd = v[d]
-                        va = va &+ vb &+ x
-                        vd = (vd ^ va).rotatedRight(32)
-                        vc = vc &+ vd
-                        vb = (vb ^ vc).rotatedRight(24)
-                        va = va &+ vb &+ y
-                        vd = (vd ^ va).rotatedRight(16)
-                        vc = vc &+ vd
-                        vb = (vb ^ vc).rotatedRight(63)
-                        v[a] = va
-                        v[b] = vb
-                        v[c] = vc
-                        v[d] = vd
-                    }
-                    var row = 0
-                    for _ in 0..<rounds {
-                        @inline(__always) func word(_ i: Int) -> UInt64 { m[Int(sigma[row + i])] }
-                        mix(0, 4, 8, 12, word(0), word(1))
-                        mix(1, 5, 9, 13, word(2), word(3))
-                        mix(2, 6, 10, 14, word(4), word(5))
-                        mix(3, 7, 11, 15, word(6), word(7))
-                        mix(0, 5, 10, 15, word(8), word(9))
-                        mix(1, 6, 11, 12, word(10), word(11))
-                        mix(2, 7, 8, 13, word(12), word(13))
-                        mix(3, 4, 9, 14, word(14), word(15))
-                        row = row == 144 ? 0 : row + 16
-                    }
-                }
+        @inline(__always)
+        static func g(_ a: inout UInt64, _ b: inout UInt64, _ c: inout UInt64, _ d: inout UInt64, _ x: UInt64, _ y: UInt64) {
+            a = a &+ b &+ x
+            d = (d ^ a).rotatedRight(32)
+            c = c &+ d
+            b = (b ^ c).rotatedRight(24)
+            a = a &+ b &+ y
+            d = (d ^ a).rotatedRight(16)
+            c = c &+ d
+            b = (b ^ c).rotatedRight(63)
+        }
+
+        /// One round, with the message words in the order a row of RFC 7693's SIGMA gives.
+        @inline(__always)
+        mutating func round(
+            _ s0: UInt64, _ s1: UInt64, _ s2: UInt64, _ s3: UInt64, _ s4: UInt64, _ s5: UInt64, _ s6: UInt64, _ s7: UInt64,
+            _ s8: UInt64, _ s9: UInt64, _ s10: UInt64, _ s11: UInt64, _ s12: UInt64, _ s13: UInt64, _ s14: UInt64, _ s15: UInt64
+        ) {
+            Self.g(&v0, &v4, &v8, &v12, s0, s1)
+            Self.g(&v1, &v5, &v9, &v13, s2, s3)
+            Self.g(&v2, &v6, &v10, &v14, s4, s5)
+            Self.g(&v3, &v7, &v11, &v15, s6, s7)
+            Self.g(&v0, &v5, &v10, &v15, s8, s9)
+            Self.g(&v1, &v6, &v11, &v12, s10, s11)
+            Self.g(&v2, &v7, &v8, &v13, s12, s13)
+            Self.g(&v3, &v4, &v9, &v14, s14, s15)
+        }
+    }
+
+    /// The message words, named so each round's schedule is written out with fixed positions.
+    struct Message {
+        let m0, m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, m11, m12, m13, m14, m15: UInt64
+
+        /// Round `i` (0..<10) of the schedule's ten-round period on `w`.
+        @inline(__always)
+        func round(_ i: UInt32, _ w: inout Work) {
+            switch i {
+            case 0: w.round(m0, m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, m11, m12, m13, m14, m15)
+            case 1: w.round(m14, m10, m4, m8, m9, m15, m13, m6, m1, m12, m0, m2, m11, m7, m5, m3)
+            case 2: w.round(m11, m8, m12, m0, m5, m2, m15, m13, m10, m14, m3, m6, m7, m1, m9, m4)
+            case 3: w.round(m7, m9, m3, m1, m13, m12, m11, m14, m2, m6, m5, m10, m4, m0, m15, m8)
+            case 4: w.round(m9, m0, m5, m7, m2, m4, m10, m15, m14, m1, m11, m12, m6, m8, m3, m13)
+            case 5: w.round(m2, m12, m6, m10, m0, m11, m8, m3, m4, m13, m7, m5, m15, m14, m1, m9)
+            case 6: w.round(m12, m5, m1, m15, m14, m13, m4, m10, m0, m7, m6, m3, m9, m2, m8, m11)
+            case 7: w.round(m13, m11, m7, m14, m12, m1, m3, m9, m5, m0, m15, m4, m8, m6, m2, m10)
+            case 8: w.round(m6, m15, m14, m9, m11, m3, m0, m8, m12, m2, m13, m7, m1, m4, m10, m5)
+            default: w.round(m10, m2, m8, m4, m7, m6, m1, m5, m15, m11, m9, m14, m3, m12, m13, m0)
             }
         }
-        for i in 0..<8 { h[i] ^= v[i] ^ v[i + 8] }
+    }
+
+    /// F (RFC 7693, section 3.2) with `rounds` rounds instead of twelve. The rounds run in blocks of ten, the
+    /// period of the message schedule, so each round reads its message words at fixed positions; with the working
+    /// words in registers this is about 1.4 times as fast as indexing an array per word (docs/EVM.md, "CI time").
+    static func compress(_ h: inout [UInt64], _ m: [UInt64], t0: UInt64, t1: UInt64, isFinal: Bool, rounds: UInt32) {
+        var w = Work(
+            v0: h[0], v1: h[1], v2: h[2], v3: h[3], v4: h[4], v5: h[5], v6: h[6], v7: h[7],
+            v8: iv[0], v9: iv[1], v10: iv[2], v11: iv[3],
+            v12: iv[4] ^ t0, v13: iv[5] ^ t1, v14: isFinal ? ~iv[6] : iv[6], v15: iv[7])
+        let s = Message(
+            m0: m[0], m1: m[1], m2: m[2], m3: m[3], m4: m[4], m5: m[5], m6: m[6], m7: m[7],
+            m8: m[8], m9: m[9], m10: m[10], m11: m[11], m12: m[12], m13: m[13], m14: m[14], m15: m[15])
+        var left = rounds
+        while left >= 10 {
+            s.round(0, &w); s.round(1, &w); s.round(2, &w); s.round(3, &w); s.round(4, &w)
+            s.round(5, &w); s.round(6, &w); s.round(7, &w); s.round(8, &w); s.round(9, &w)
+            left -= 10
+        }
+        for i in 0..<left { s.round(i, &w) }
+        h[0] ^= w.v0 ^ w.v8
+        h[1] ^= w.v1 ^ w.v9
+        h[2] ^= w.v2 ^ w.v10
+        h[3] ^= w.v3 ^ w.v11
+        h[4] ^= w.v4 ^ w.v12
+        h[5] ^= w.v5 ^ w.v13
+        h[6] ^= w.v6 ^ w.v14
+        h[7] ^= w.v7 ^ w.v15
     }
 }
 
