@@ -34,11 +34,19 @@ public struct StateTestRunner: Sendable {
     public var forks: Set<Hardfork>?
     /// Only tests whose name this accepts (nil: all).
     public var nameFilter: (@Sendable (String) -> Bool)?
+    /// Post entries of one test run at once (1: in order on the calling thread). A suite runs files in parallel, but
+    /// one file can hold most of a run's work — `stTimeConsuming/CALLBlake2f_MaxRounds` is one test whose six entries
+    /// (one per fork) each run BLAKE2 F for 2³²−1 rounds — and its entries then share the cores instead of making the
+    /// run wait on one of them.
+    public var entryJobs: Int
+    /// Execution buffers shared by the threads running entries (each takes one for a case and gives it back).
+    private let buffersPool = BuffersPool()
 
     /// Creates a runner.
-    public init(forks: Set<Hardfork>? = nil, nameFilter: (@Sendable (String) -> Bool)? = nil) {
+    public init(forks: Set<Hardfork>? = nil, nameFilter: (@Sendable (String) -> Bool)? = nil, entryJobs: Int = 1) {
         self.forks = forks
         self.nameFilter = nameFilter
+        self.entryJobs = max(1, entryJobs)
     }
 
     /// Every `.json` file at or under the given paths, sorted.
@@ -76,28 +84,46 @@ public struct StateTestRunner: Sendable {
         return tests.flatMap { run($0, buffers: buffers) }
     }
 
-    /// Runs every selected post entry of `test`.
+    /// Runs every selected post entry of `test` (up to ``entryJobs`` at once; results in the file's order).
     public func run(_ test: StateTest, buffers: ExecutionBuffers = ExecutionBuffers()) -> [StateTestCaseResult] {
         if let nameFilter, !nameFilter(test.name) { return [] }
-        var results: [StateTestCaseResult] = []
-        let key = try? PrivateKey(bytes: test.transaction.secretKey)
+        var selected: [(fork: String, index: Int, entry: StateTest.PostEntry)] = []
         for (forkName, entries) in test.post {
-            let fork = Hardfork(name: forkName)
-            if let forks, fork.map({ !forks.contains($0) }) ?? true { continue }
-            for (index, entry) in entries.enumerated() {
-                var result = StateTestCaseResult(
-                    name: test.name, fork: forkName, index: index, pass: false, stateRoot: nil, error: nil, skipped: false)
-                guard let fork else {
-                    result.skipped = true
-                    result.error = "unknown fork \(forkName)"
-                    results.append(result)
-                    continue
-                }
-                runCase(test, entry, fork: fork, key: key, buffers: buffers, into: &result)
-                results.append(result)
-            }
+            if let forks, Hardfork(name: forkName).map({ !forks.contains($0) }) ?? true { continue }
+            for (index, entry) in entries.enumerated() { selected.append((forkName, index, entry)) }
+        }
+        let key = try? PrivateKey(bytes: test.transaction.secretKey)
+        if entryJobs == 1 || selected.count < 2 {
+            return selected.map { runEntry(test, $0.fork, $0.index, $0.entry, key: key, buffers: buffers) }
+        }
+        var results: [StateTestCaseResult] = []
+        results.reserveCapacity(selected.count)
+        let pool = buffersPool
+        ParallelRun.forEach(selected.indices.map { $0 }, workers: entryJobs) { [self] position in
+            let (fork, index, entry) = selected[position]
+            let buffers = pool.take()
+            defer { pool.give(buffers) }
+            return runEntry(test, fork, index, entry, key: key, buffers: buffers)
+        } completed: { _, result in
+            results.append(result)
         }
         return results
+    }
+
+    /// One post entry's result.
+    private func runEntry(
+        _ test: StateTest, _ forkName: String, _ index: Int, _ entry: StateTest.PostEntry, key: PrivateKey?,
+        buffers: ExecutionBuffers
+    ) -> StateTestCaseResult {
+        var result = StateTestCaseResult(
+            name: test.name, fork: forkName, index: index, pass: false, stateRoot: nil, error: nil, skipped: false)
+        guard let fork = Hardfork(name: forkName) else {
+            result.skipped = true
+            result.error = "unknown fork \(forkName)"
+            return result
+        }
+        runCase(test, entry, fork: fork, key: key, buffers: buffers, into: &result)
+        return result
     }
 
     private func runCase(
@@ -323,5 +349,20 @@ public struct StateTestRunner: Sendable {
         case .emptyAuthorizationList: return ["TransactionException.TYPE_4_EMPTY_AUTHORIZATION_LIST"]
         case .gasLimitAboveCap: return ["TransactionException.GAS_LIMIT_EXCEEDS_MAXIMUM"]
         }
+    }
+}
+
+/// Execution buffers for the threads of one runner: a thread takes a set for a case and gives it back, so buffers (and
+/// their analysed-code cache) are reused across cases without two threads sharing one.
+final class BuffersPool: @unchecked Sendable {
+    private var free: [ExecutionBuffers] = []
+    private let lock = NSLock()
+
+    func take() -> ExecutionBuffers {
+        lock.withLock { free.popLast() } ?? ExecutionBuffers()
+    }
+
+    func give(_ buffers: ExecutionBuffers) {
+        lock.withLock { free.append(buffers) }
     }
 }
