@@ -23,6 +23,7 @@ help:
 	@echo "make test    install what is missing and run every test"
 	@echo "make bench   run the benchmarks (release build), with reference figures"
 	@echo "make build   debug build;  make release   release build"
+	@echo "make docs    the API reference (DocC) of EthereumContracts, EthereumRPC, EthereumABI, EthereumCrypto into .build/docs"
 	@echo "make fuzz    the fuzzers (FUZZ_SECONDS each, default 60) and the EVM differential against revm"
 
 # System packages: install only those that are absent.

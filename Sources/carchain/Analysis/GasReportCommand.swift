@@ -15,24 +15,24 @@ struct GasReportCommand: AsyncParsableCommand {
         commandName: "gas-report",
         abstract: "Run a scenario and report the gas of every function (any contract's, or CarChain's; snapshots, CI checks, forks, L2 fees, charts).",
         discussion: """
-            The scenario (a JSON file, see docs/SCENARIOS.md; default: the seed's replay) runs on a fresh
-            deterministic in-process chain with the project's contract (or --artifact's), or against a node
-            with --rpc. The report has forge's columns: Deployment Cost, Deployment Size (the creation
-            transaction's data: creation code and constructor arguments), Runtime Size (the deployed code),
-            and per function min, avg, median, max and # calls, with the fee at --gas-price (and in USD with
+            The scenario (a JSON file, see docs/SCENARIOS.md; default: the seed's replay) runs on a fresh \
+            deterministic in-process chain with the project's contract (or --artifact's), or against a node \
+            with --rpc. The report has forge's columns: Deployment Cost, Deployment Size (the creation \
+            transaction's data: creation code and constructor arguments), Runtime Size (the deployed code), \
+            and per function min, avg, median, max and # calls, with the fee at --gas-price (and in USD with \
             --eth-price). docs/GAS-REPORT.md describes every option and file format.
 
             L2 data fee (--l2): the cost of posting each signed transaction to L1, as a rollup does:
               calldata: (16 x non-zero bytes + 4 x zero bytes) x --l1-base-fee
               blob:     ceil(bytes / 31) x 32 blob gas x --blob-base-fee
 
-            --check FILE exits 1 when a function's median or max (a deployment's gas) rose above FILE's by
-            more than --tolerance percent; --diff FILE prints every change with its percentage. Both print the
+            --check FILE exits 1 when a function's median or max (a deployment's gas) rose above FILE's by \
+            more than --tolerance percent; --diff FILE prints every change with its percentage. Both print the \
             changes instead of the report (as a Markdown table for a pull request with --format markdown).
 
-            A scenario of any contract deploys artifacts (Foundry, Hardhat, vyper, solc output) and calls
-            their functions by signature with typed arguments, from named accounts, with expected outcomes;
-            the report has a table per contract, and --snapshot/--check/--diff/--json/--rpc/--hardfork/--steps
+            A scenario of any contract deploys artifacts (Foundry, Hardhat, vyper, solc output) and calls \
+            their functions by signature with typed arguments, from named accounts, with expected outcomes; \
+            the report has a table per contract, and --snapshot/--check/--diff/--json/--rpc/--hardfork/--steps \
             apply (--artifact, --compare, --forks, --l2 and --chart are CarChain's).
 
             Examples:

@@ -13,17 +13,17 @@ struct EVMBatchCommand: ParsableCommand {
         commandName: "batch",
         abstract: "Execute transactions given as JSON lines, each on its own state; print one JSON result per line.",
         discussion: """
-            Each input line is one case (numbers as decimal or 0x-hex strings or JSON integers; omitted fields are
+            Each input line is one case (numbers as decimal or 0x-hex strings or JSON integers; omitted fields are \
             zero or empty):
               {"id": 1, "fork": "Cancun", "caller": "0x…", "to": "0x…" (omit to create), "value": "0x0",
                "data": "0x…", "gas": 1000000, "gasPrice": "0x0",
                "block": {"number": 1, "timestamp": 1000, "coinbase": "0x…", "gasLimit": 30000000,
                          "difficulty": "0x0", "prevRandao": "0x…", "baseFee": "0x0"},
                "accounts": {"0x…": {"balance": "0x…", "nonce": 0, "code": "0x…", "storage": {"0x1": "0x2"}}}}
-            The transaction is a legacy one from `caller` (no signature: the sender is given), executed with the
-            fork's full rules: validation, intrinsic gas, the call or creation, refunds, fees, EIP-161 clean-up.
-            Each output line: {"id", "status": "success"|"revert"|"halt"|"invalid", "reason", "output",
-            "gasUsed" (after the refund), "gasRefunded", "logs": [{"address","topics","data"}],
+            The transaction is a legacy one from `caller` (no signature: the sender is given), executed with the \
+            fork's full rules: validation, intrinsic gas, the call or creation, refunds, fees, EIP-161 clean-up. \
+            Each output line: {"id", "status": "success"|"revert"|"halt"|"invalid", "reason", "output", \
+            "gasUsed" (after the refund), "gasRefunded", "logs": [{"address","topics","data"}], \
             "accounts": {address: {"balance","nonce","code","storage"}}} with every account of the post-state.
 
             Examples:

@@ -11,16 +11,16 @@ struct EVMRunCommand: ParsableCommand {
         commandName: "run",
         abstract: "Execute bytecode or call a prestate's account; print the output and gas, a trace, or timings.",
         discussion: """
-            --code installs the bytecode at \(contractAddress) (or at --to). --prestate loads accounts (code,
-            storage, balance, nonce) from a JSON file: either an object keyed by address, as a state test's
-            `pre`, or an object with such a `pre` member and optionally the call to make (`to`, `input`,
-            `gas`), as ../shared/bench/burntpix.json. The account called is --to, else the file's `to`.
-            The call comes from \(callerAddress); it, the callee and the precompiles start warm; no
+            --code installs the bytecode at \(contractAddress) (or at --to). --prestate loads accounts (code, \
+            storage, balance, nonce) from a JSON file: either an object keyed by address, as a state test's \
+            `pre`, or an object with such a `pre` member and optionally the call to make (`to`, `input`, \
+            `gas`), as ../shared/bench/burntpix.json. The account called is --to, else the file's `to`. \
+            The call comes from \(callerAddress); it, the callee and the precompiles start warm; no \
             intrinsic gas is charged and no refund is applied (the gas is what the interpreter used).
 
-            --trace prints one JSON object per instruction (EIP-3155 / geth `evm --json` fields: pc, op,
-            gas, gasCost, memSize, stack, depth, refund, opName), then a summary line. --bench N runs the
-            call N times, each on a fresh copy of the prestate (the same cold storage every time), and
+            --trace prints one JSON object per instruction (EIP-3155 / geth `evm --json` fields: pc, op, \
+            gas, gasCost, memSize, stack, depth, refund, opName), then a summary line. --bench N runs the \
+            call N times, each on a fresh copy of the prestate (the same cold storage every time), and \
             prints the minimum and median wall time, the minimum CPU time and Mgas/s at the minimum.
 
             Examples:

@@ -9,8 +9,8 @@ struct WalletCommand: ParsableCommand {
         commandName: "wallet",
         abstract: "Keystore accounts ($CARCHAIN_HOME/keystore) and BIP-39/BIP-44 derivation.",
         discussion: """
-            Keys are stored as keystore v3 files (scrypt, AES-128-CTR), mode 0600, in a 0700 directory.
-            Passwords come from --password-file or a no-echo prompt; keys and mnemonics come from environment
+            Keys are stored as keystore v3 files (scrypt, AES-128-CTR), mode 0600, in a 0700 directory. \
+            Passwords come from --password-file or a no-echo prompt; keys and mnemonics come from environment \
             variables, never from arguments. Private keys are printed only with --show-private-key.
 
             Examples:
