@@ -52,6 +52,7 @@ release: deps
 # and the optimizer is exercised by the same tests that check correctness.
 test: deps venv check-contracts
 	$(SWIFT) build -c release --build-tests
+	@$(MAKE) --no-print-directory docs-check
 	@# Three runs of the same test binary. The CLI tests wait on subprocesses synchronously and the conformance
 	@# suites are long CPU-bound loops: on a 2-core machine they hold both threads of Swift's cooperative pool,
 	@# so async tests with wall-clock bounds (the *TimingTests suites) and the CLI tests run on their own.

@@ -55,6 +55,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         // Property-based testing (generators, shrinking, seeds) on Swift Testing: EthereumTesting's fuzz and invariant runs.
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+        // DocC: `swift package generate-documentation --target EthereumContracts` (a command plugin; no target depends on
+        // it). The catalogs are Sources/<Module>/<Module>.docc; `make docs` checks them from the release build (tools/docs.mk).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // System libraries, found through pkg-config: libsecp256k1 (Debian: libsecp256k1-dev), GNU MP for

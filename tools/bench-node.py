@@ -14,7 +14,8 @@ a temporary directory) from process start to exit: the median of 10 runs.
 Targets (issue 7): eth_call p50 <= 0.3 ms, >= 1000 rentCar tx/s, `carchain rent` <= 100 ms; issue 36: >= 6,000
 rentCar tx/s one by one and >= 20,000 in batches of 100. Each figure is taken `--runs` times (a fresh node each),
 interleaved with the loopback floor — this client against a Python server that answers without doing anything — and
-printed as median and range; `--reference BINARY` measures another carchain build in the same runs.
+printed as median and range; `--reference BINARY` measures another carchain build in the same runs, and both builds'
+eth_call pairwise (both nodes up, calls alternating), the comparison that holds on a shared machine.
 """
 import argparse
 import json
@@ -205,6 +206,50 @@ def run_node(name, client, rentals):
             "rentals": rentals}
 
 
+def paired_eth_call(binary, reference, calls=20000):
+    """eth_call p50 of two carchain builds measured pairwise: both nodes run at once with the same CarChain state
+    (300 users), and each round sends one call to each, alternating which goes first. A shared machine's slow spells
+    (another process, hypervisor steal) then hit both alike; separate runs were seen to differ by up to 17% between
+    two identical builds."""
+    nodes = []
+    try:
+        for path in (binary, reference):
+            node, url = start([path, "node", "--port", "0", "--ephemeral"],
+                              lambda line: line.split("listening on ", 1)[1] if "listening on " in line else None)
+            nodes.append(node)
+            host, port = url.removeprefix("http://").rsplit(":", 1)
+            client = RawClient(host, int(port))
+            manager = Account.from_key(MANAGER_KEY)
+            deploy, sign, _ = signer_txs(client, manager, int(client.call("eth_chainId", []), 16), 0)
+            contract = client.call("eth_getTransactionReceipt", [client.call("eth_sendRawTransaction", [deploy])])["contractAddress"]
+            for i in range(300):
+                client.call("eth_sendRawTransaction", [sign(contract, calldata("registerNewUser(string)", ["string"], [f"u{i}"]), 300_000)])
+            call = {"to": contract, "data": calldata("getUserCredit(string)", ["string"], ["u1"])}
+            body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "eth_call", "params": [call, "latest"]}).encode()
+            for _ in range(500):
+                client.post(body)
+            nodes[-1] = (node, client, body)
+        samples = [[], []]
+        for i in range(calls):
+            for k in ((0, 1) if i % 2 == 0 else (1, 0)):
+                _, client, body = nodes[k]
+                t0 = time.perf_counter_ns()
+                client.post(body)
+                samples[k].append((time.perf_counter_ns() - t0) / 1e6)
+        faster = sum(1 for a, b in zip(*samples) if a < b)
+        result = {"measure": "paired eth_call", "calls": calls, "first_faster": faster}
+        for label, values in zip(("carchain", "reference"), samples):
+            values.sort()
+            result[f"{label}_p50_ms"] = round(values[len(values) // 2], 4)
+            result[f"{label}_min_ms"] = round(values[0], 4)
+        return result
+    finally:
+        for entry in nodes:
+            process = entry[0] if isinstance(entry, tuple) else entry
+            process.terminate()
+            process.wait()
+
+
 def embedded_rent(carchain, runs=10):
     home = tempfile.mkdtemp(prefix="carchain-bench-home-")
     env = dict(os.environ, CARCHAIN_HOME=home)
@@ -375,6 +420,8 @@ def main():
             py.terminate()
             py.wait()
 
+    if args.reference:
+        results.append(paired_eth_call(args.carchain, args.reference))
     results.append(embedded_rent(args.carchain))
     results.append(mining_latency(args.carchain))
     floors = sorted(r["loopback_floor_p50_ms"] for r in runs["floor"])
@@ -392,6 +439,10 @@ def main():
         elif "node" in r:
             print(f"{r['node']:>14}: eth_call p50 {r['eth_call_p50_ms']:.3f} ms (p99 {r['eth_call_p99_ms']:.3f}), "
                   f"rentCar {r['rentCar_tx_per_s_sequential']:.0f} tx/s one by one, {r['rentCar_tx_per_s_batch100']:.0f} tx/s in batches of 100")
+        elif r.get("measure") == "paired eth_call":
+            print(f"eth_call paired ({r['calls']} rounds, both nodes up, alternating): p50 {r['carchain_p50_ms']:.3f} ms "
+                  f"(min {r['carchain_min_ms']:.3f}) vs reference {r['reference_p50_ms']:.3f} ms (min {r['reference_min_ms']:.3f}); "
+                  f"this build faster in {r['first_faster']} of {r['calls']} rounds")
         elif r.get("measure") == "mining latency":
             print(f"eth_blockNumber on a keep-alive connection: idle p50 {r['idle_p50_ms']:.3f} ms (p99 {r['idle_p99_ms']:.3f}); "
                   f"while another client mines 10,000 blocks at a time ({r['mines_of_10000_blocks']} finished): "

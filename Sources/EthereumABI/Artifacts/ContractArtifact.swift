@@ -1,8 +1,8 @@
 import EthereumPrimitives
 
 /// A compiled contract as the toolchains write it: its name, ABI, creation and runtime bytecode (when the file
-/// has them) and NatSpec documentation (when the file has it). ``read(json:fileName:)`` reads every format in
-/// use, telling them apart by shape:
+/// has them) and NatSpec documentation (when the file has it). ``read(json:fileName:)-([UInt8],_)`` reads every
+/// format in use, telling them apart by shape:
 ///
 /// - a plain JSON ABI (an array of entries; `solc --abi`, `vyper -f abi`, Etherscan): the name comes from the
 ///   file name, and there is no bytecode;

@@ -5,7 +5,7 @@ import EthereumWire
 
 /// A ``ContractBackend`` over any JSON-RPC node (HTTP, or any `RPCTransport`, e.g. an in-process node): calls are
 /// `eth_call`, estimates `eth_estimateGas`, logs `eth_getLogs`. Transactions are signed here with a local key
-/// through a ``TransactionSender`` (chain id checked, gas estimated with a margin, fees, nonces, receipt and
+/// through a `TransactionSender` (chain id checked, gas estimated with a margin, fees, nonces, receipt and
 /// confirmations), or by the node for one of its own accounts (`eth_sendTransaction`, then the receipt is polled);
 /// a read-only backend refuses to send.
 ///
@@ -26,8 +26,9 @@ public struct RPCContractBackend: RPCReadingBackend {
     public let client: RPCClient
     /// Who signs.
     public let signing: Signing
-    /// Where event streams (``Contract/stream(_:options:)``) learn of new blocks: `eth_subscribe` over a WebSocket
-    /// (``RPCSubscriptions/webSocket(url:timeout:reconnect:)``); nil polls ``client`` every second.
+    /// Where event streams (``Contract/stream(_:options:)-(EventFilter<E>,_)``) learn of new blocks:
+    /// `eth_subscribe` over a WebSocket (`RPCSubscriptions.webSocket(url:timeout:reconnect:)`); nil polls ``client``
+    /// every second.
     public var subscriptions: RPCSubscriptions?
 
     /// A backend signing as `signing` says.
@@ -69,7 +70,7 @@ public struct RPCContractBackend: RPCReadingBackend {
         }
     }
 
-    /// The outcome of a transaction a ``TransactionSender`` mined; a failed one's revert data is recovered by replaying it.
+    /// The outcome of a transaction a `TransactionSender` mined; a failed one's revert data is recovered by replaying it.
     public static func outcome(of mined: MinedTransaction, sender: TransactionSender) async -> TransactionOutcome {
         let revertData = mined.succeeded ? nil : await sender.revertReason(of: mined)?.data
         return outcome(of: mined.receipt, revertData: revertData, fallbackPrice: mined.sent.signed.transaction.gasPrice)

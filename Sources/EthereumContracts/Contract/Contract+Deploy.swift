@@ -27,7 +27,7 @@ extension Contract {
         return (Contract(address: address, abi: abi, backend: backend), outcome)
     }
 
-    /// Deploys a compiled artifact (Foundry, Hardhat, vyper, solc; see ``ContractArtifact``) with constructor arguments.
+    /// Deploys a compiled artifact (Foundry, Hardhat, vyper, solc; see `ContractArtifact`) with constructor arguments.
     public static func deploy(
         _ artifact: ContractArtifact, arguments: [ABIValue] = [], backend: any ContractBackend, options: TransactOptions = .default
     ) async throws -> (contract: Contract, outcome: TransactionOutcome) {

@@ -9,12 +9,12 @@ import EthereumWire
 // be unique in the ABI, or unique among the overloads taking that many arguments.
 
 extension Contract {
-    /// The function a name or signature picks for `argumentCount` arguments (see ``ContractABI/resolveFunction(_:argumentCount:)``).
+    /// The function a name or signature picks for `argumentCount` arguments (see ``EthereumABI/ContractABI/resolveFunction(_:argumentCount:)``).
     public func function(_ nameOrSignature: String, argumentCount: Int? = nil) throws(ContractError) -> ABIFunction {
         try abi.resolveFunction(nameOrSignature, argumentCount: argumentCount)
     }
 
-    /// The event a name or signature picks (see ``ContractABI/resolveEvent(_:)``).
+    /// The event a name or signature picks (see ``EthereumABI/ContractABI/resolveEvent(_:)``).
     public func event(_ nameOrSignature: String) throws(ContractError) -> ABIEvent {
         try abi.resolveEvent(nameOrSignature)
     }

@@ -3,7 +3,7 @@ import Foundation
 /// ENS name normalisation as ENSIP-15 specifies it: every label is tokenized (emoji sequences, valid, mapped, ignored
 /// and disallowed codepoints), its text put in NFC, then validated (underscores, label extensions, combining marks,
 /// fenced characters, one script group, non-spacing marks, whole-script confusables). The tables are ENSIP-15's own
-/// (`spec.json` and `nf.json`, compacted into ``tablesBase64`` by tools/ensip15_tables.py); the algorithm is written
+/// (`spec.json` and `nf.json`, compacted into `tablesBase64` by tools/ensip15_tables.py); the algorithm is written
 /// from the standard. Names go through ``ENSName`` (`ENSName.normalize`, `ENSName.beautify`, `ENSName.namehash`).
 public final class ENSIP15: Sendable {
     /// The tables, decoded once per process on first use (about 90 KB, a few milliseconds).

@@ -114,5 +114,5 @@ public struct EventFilter<E>: Sendable, Hashable {
     }
 }
 
-/// The event type of filters built from an ABI at run time (``Contract/logs(_:fromBlock:toBlock:)``).
+/// The event type of filters built from an ABI at run time (``Contract/logs(event:indexed:fromBlock:toBlock:)``).
 public enum DynamicEvent {}

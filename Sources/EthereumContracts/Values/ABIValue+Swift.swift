@@ -102,7 +102,7 @@ extension ABIValue {
         return .int(value < 0 ? magnitude.negated : magnitude)
     }
 
-    /// The value of an `int<N>` from an ``Int256``.
+    /// The value of an `int<N>` from an `Int256`.
     public static func signed(_ value: Int256) -> ABIValue { .int(value.bitPattern) }
 
     /// The value of a `uint<N>` from a Swift integer.
@@ -112,7 +112,7 @@ extension ABIValue {
     public static func word(_ value: Bytes32) -> ABIValue { .fixedBytes(value.bytes) }
 }
 
-/// A Swift struct generated for an ABI tuple: it converts to and from the tuple's ``ABIValue``.
+/// A Swift struct generated for an ABI tuple: it converts to and from the tuple's `ABIValue`.
 public protocol ABITuple: Sendable, Hashable {
     /// The tuple's components, as types.
     static var abiType: ABIType { get }
@@ -147,7 +147,7 @@ extension ContractABI {
 }
 
 extension Array where Element == UInt8 {
-    /// Bytecode a generated binding embeds as hex (see ``ContractABI/generated(_:)``).
+    /// Bytecode a generated binding embeds as hex (see ``EthereumABI/ContractABI/generated(_:)``).
     public static func generatedBytecode(_ hex: String) -> [UInt8] {
         do { return try Hex.decode(hex) } catch {
             preconditionFailure("a generated binding embeds bytecode that is not hex (was the file edited?): \(error)")

@@ -2,7 +2,7 @@ import EthereumPrimitives
 import Foundation
 
 /// A directory of keystore files, one per account, named as geth names them
-/// (`UTC--<time>--<address>`). Files are written with ``SecureFile``: atomically, mode 0600, in a directory
+/// (`UTC--<time>--<address>`). Files are written with `SecureFile`: atomically, mode 0600, in a directory
 /// of mode 0700.
 public struct KeystoreDirectory: Sendable {
     /// The directory.
@@ -67,7 +67,7 @@ public struct KeystoreDirectory: Sendable {
         return file
     }
 
-    /// Reads a keystore file (at most ``InputFile/keystoreLimit`` bytes: real ones are about 500).
+    /// Reads a keystore file (at most `InputFile.keystoreLimit` bytes: real ones are about 500).
     public static func load(_ file: URL) throws(KeystoreError) -> Keystore {
         let bytes: [UInt8]
         do { bytes = try InputFile.read(file.path, limit: InputFile.keystoreLimit) } catch {

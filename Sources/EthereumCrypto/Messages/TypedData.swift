@@ -3,7 +3,7 @@ import EthereumPrimitives
 /// EIP-712 typed structured data: struct type definitions, a domain and a message, hashed as
 /// keccak256(0x19 0x01 ‖ domainSeparator ‖ hashStruct(message)) and signed with that digest.
 ///
-/// Values come as ``JSONValue``: integers as JSON numbers (read exactly at any size; other tools' parsers may
+/// Values come as `JSONValue`: integers as JSON numbers (read exactly at any size; other tools' parsers may
 /// round those above 2^53, so strings are safer for documents shared with them) or decimal/`0x` strings,
 /// addresses and bytes as `0x` hex, booleans, strings, nested objects for structs and arrays for `T[]`/`T[n]`.
 public struct TypedData: Sendable, Equatable {

@@ -119,7 +119,7 @@ extension RPCClient {
 }
 
 extension TransportError {
-    /// True for ``timeout(seconds:)``.
+    /// True for `timeout(seconds:)`.
     public var isTimeout: Bool {
         if case .timeout = self { return true }
         return false

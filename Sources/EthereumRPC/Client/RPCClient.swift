@@ -2,7 +2,7 @@ import EthereumPrimitives
 import EthereumWire
 
 /// A JSON-RPC 2.0 client for Ethereum nodes: sends typed calls (``RPCMethods``) and batches over an
-/// ``RPCTransport``, matches answers to requests by id, maps failures to ``RPCError`` (keeping the layer
+/// `RPCTransport`, matches answers to requests by id, maps failures to ``RPCError`` (keeping the layer
 /// they came from) and retries idempotent reads after transport failures under a ``RetryPolicy``.
 ///
 /// The typed methods (`chainID()`, `balance(of:at:)`, `call(_:at:)`, ...) are in `RPCClient+Eth.swift`.

@@ -9,8 +9,9 @@ import EthereumWire
 /// delivered already (or is older than what was asked for) and is dropped; a log at or after it is delivered and
 /// moves the cursor past it; a range read through block `n` moves it to the start of block `n + 1`. A log the node
 /// marks `removed` (a re-org took its block away) is delivered as it is, and moves the cursor back to the start of
-/// its block, so the logs of the block that replaced it come through. Heads seen with ``head(_:hash:)`` detect
-/// re-orgs and `evm_revert`s where no `removed` logs come (a block number seen again with another hash).
+/// its block, so the logs of the block that replaced it come through. Heads seen with
+/// ``head(_:hash:unknownIsNew:)`` detect re-orgs and `evm_revert`s where no `removed` logs come (a block number
+/// seen again with another hash).
 ///
 /// Used by ``RPCSubscriptions`` and by any backend that learns of new blocks its own way (the in-process chain's
 /// new-heads stream in EthereumContractsLocal).

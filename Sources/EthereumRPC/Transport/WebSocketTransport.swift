@@ -5,13 +5,13 @@ import HummingbirdWSClient
 import Logging
 
 /// JSON-RPC over one WebSocket connection (`ws://` or `wss://`), with hummingbird-websocket's client: an
-/// ``RPCTransport`` for ordinary calls, plus the `eth_subscription` notifications the node pushes on the same
+/// `RPCTransport` for ordinary calls, plus the `eth_subscription` notifications the node pushes on the same
 /// connection (``notifications``).
 ///
 /// One request is in flight at a time and the next message that is not a notification is its answer, so the
 /// ids ``RPCClient`` picks never have to be rewritten, whatever order a node answers concurrent requests in.
 /// When the connection ends (the node closed it, or it broke) the pending request fails with
-/// ``TransportError/unreachable(_:)`` naming the close code, and ``notifications`` finishes.
+/// `TransportError.unreachable(_:)` naming the close code, and ``notifications`` finishes.
 public actor WebSocketTransport: SubscribingTransport {
     public nonisolated let endpoint: String
     /// Seconds a request may wait for its answer.
