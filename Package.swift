@@ -213,6 +213,8 @@ let package = Package(
                 "EthereumPrimitives", "EthereumCrypto", "EthereumTransactions", "EthereumABI", "EthereumWire", "EthereumRPC",
                 "EVM", "Chain", "Conformance", "DevNode", "AuthEmulator", "CarChain", "CarChainKit", "CarChainApp",
                 "EthereumContracts", "EthereumContractsLocal", "ContractBindingsGenerator", "ContractScenarios",
+                // `carchain simulate --spec`: any contract's invariants through EthereumTesting's InvariantTest.
+                "EthereumTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -39,29 +39,36 @@ func registerTestingBenchmarks() {
         }
     }
 
+    // The engine itself: InvariantTest.replay runs the 10,000 steps (each pranked from its actor; a revert is counted
+    // and skipped) and checks the invariant before the first and after every step, in one isolated run.
+    let engineSteps = steps.map { InvariantTest.Step(action: $0.function.name, actor: $0.actor, target: $0.target, value: $0.value) }
     Benchmark("EthereumTesting ERC-20 invariant run (10,000 calls, supply checked after each)", configuration: runConfiguration) { benchmark in
         for _ in benchmark.scaledIterations {
             let t = try await TestChain()
             let (token, _) = try await Contract.deploy(erc20, arguments: TestingBenchmarkContracts.constructorArguments, backend: t)
             let actors = Array(t.accounts.prefix(4))
-            var reverts = 0
-            for step in steps {
-                do {
-                    try await t.prank(actors[step.actor]) {
-                        _ = try await token.send(step.function.signature, TestingBenchmarkContracts.arguments(step, actors))
+            let invariants = InvariantTest(
+                chain: t, actors: actors,
+                actions: TestingBenchmarkContracts.functions.map { function in
+                    InvariantTest.Action(function.name) { context in
+                        _ = try await token.send(
+                            function.signature,
+                            TestingBenchmarkContracts.arguments(function, actor: context.actor, target: context.target, value: context.value))
                     }
-                } catch let error as ContractError where error.revert != nil {
-                    reverts += 1
-                }
-                var sum = UInt256.zero
-                for actor in actors {
-                    guard case .uint(let balance)? = try await token.call("balanceOf", [.address(actor)]).first else { fatalError("balanceOf") }
-                    sum = sum &+ balance
-                }
-                guard case .uint(let supply)? = try await token.call("totalSupply").first, supply == sum else {
-                    fatalError("the supply invariant broke")
-                }
-            }
+                },
+                invariants: [
+                    .init("totalSupply is the sum of balances") { _ in
+                        var sum = UInt256.zero
+                        for actor in actors {
+                            guard case .uint(let balance)? = try await token.call("balanceOf", [.address(actor)]).first else { return "balanceOf" }
+                            sum = sum &+ balance
+                        }
+                        guard case .uint(let supply)? = try await token.call("totalSupply").first else { return "totalSupply" }
+                        return supply == sum ? nil : "totalSupply \(supply), balances add up to \(sum)"
+                    }
+                ])
+            let (calls, reverts) = try await invariants.replay(engineSteps)
+            guard calls == engineSteps.count else { fatalError("ran \(calls) of \(engineSteps.count) steps") }
             blackHole(reverts)
             await t.close()
         }
@@ -88,7 +95,9 @@ func registerTestingBenchmarks() {
             guard let token = try await chain.receipt(hash: deployment)?.contractAddress else { fatalError("no ERC-20") }
             let actors = keys.map(\.address)
             for step in steps {
-                blackHole(try await send(step.actor, to: token, data: try step.function.encodeCall(TestingBenchmarkContracts.arguments(step, actors))))
+                let arguments = TestingBenchmarkContracts.arguments(
+                    step.function, actor: actors[step.actor], target: actors[step.target], value: step.value)
+                blackHole(try await send(step.actor, to: token, data: try step.function.encodeCall(arguments)))
             }
             await chain.close()
         }
@@ -111,27 +120,24 @@ enum TestingBenchmarkContracts {
         "burn(uint256)",
     ].compactMap { try? ABIFunction(signature: $0) }
 
-    /// `count` steps from a SplitMix64 sequence: a function, an actor, a target actor, a value up to 500.
+    /// `count` steps drawn from the invariant engine's seeded generator (xoshiro256** seeded through SplitMix64): a
+    /// function, an actor, a target actor, a value up to 500.
     static func steps(_ count: Int, seed: UInt64) -> [Step] {
-        var state = seed
-        func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var random = InvariantTest.generator(seed: seed)
         return (0..<count).map { _ in
-            Step(function: functions[Int(next() % UInt64(functions.count))], actor: Int(next() % 4), target: Int(next() % 4), value: next() % 501)
+            Step(
+                function: functions[Int(random.next() % UInt64(functions.count))], actor: Int(random.next() % 4),
+                target: Int(random.next() % 4), value: random.next() % 501)
         }
     }
 
-    static func arguments(_ step: Step, _ actors: [Address]) -> [ABIValue] {
-        let value = ABIValue.uint(UInt256(step.value))
-        switch step.function.name {
-        case "burn": return [value]
-        case "transferFrom": return [.address(actors[step.target]), .address(actors[step.actor]), value]
-        default: return [.address(actors[step.target]), value]
+    /// A step's arguments: the target actor (and the sender, for transferFrom's recipient) and the value.
+    static func arguments(_ function: ABIFunction, actor: Address, target: Address, value: UInt64) -> [ABIValue] {
+        let amount = ABIValue.uint(UInt256(value))
+        switch function.name {
+        case "burn": return [amount]
+        case "transferFrom": return [.address(target), .address(actor), amount]
+        default: return [.address(target), amount]
         }
     }
 

@@ -157,17 +157,20 @@ extension ContractScenario {
 
     /// Reads a scenario file; artifact paths are relative to the file's directory.
     public init(contentsOf url: URL) throws(ContractScenarioError) {
+        try self.init(
+            document: try Self.document(at: url), source: url.lastPathComponent,
+            defaultName: url.deletingPathExtension().lastPathComponent, directory: url.deletingLastPathComponent())
+    }
+
+    /// The JSON document in a scenario file (or a file of the scenario family: a simulation spec, a replay).
+    public static func document(at url: URL) throws(ContractScenarioError) -> JSONValue {
         let bytes: [UInt8]
         do { bytes = try InputFile.read(url.path, limit: InputFile.documentLimit) } catch {
             throw .unreadable(path: url.path, reason: error.reason)
         }
-        let document: JSONValue
-        do { document = try JSONValue(parsing: bytes) } catch {
+        do { return try JSONValue(parsing: bytes) } catch {
             throw .invalid(source: url.lastPathComponent, path: "(document)", message: "not JSON: \(error.message) at byte \(error.offset)")
         }
-        try self.init(
-            document: document, source: url.lastPathComponent, defaultName: url.deletingPathExtension().lastPathComponent,
-            directory: url.deletingLastPathComponent())
     }
 
     /// Parses a scenario document. `source` names it in errors; artifacts are read relative to `directory`.
@@ -212,8 +215,13 @@ struct ContractScenarioParser {
         return limit
     }
 
-    mutating func scenario(_ document: JSONValue, defaultName: String) throws(ContractScenarioError) -> ContractScenario {
-        let root = try object(document, "(document)", allowed: ["name", "description", "accounts", "deployer", "gasLimits", "steps"])
+    /// The scenario `document` describes; `extraFields` are other top-level fields a document of the family may have
+    /// (a simulation spec's actors, actions and invariants), left to the caller.
+    mutating func scenario(_ document: JSONValue, defaultName: String, extraFields: Set<String> = []) throws(ContractScenarioError)
+        -> ContractScenario
+    {
+        let root = try object(
+            document, "(document)", allowed: Set(["name", "description", "accounts", "deployer", "gasLimits", "steps"]).union(extraFields))
         var name = defaultName
         if let value = root["name"] { name = try string(value, "name") }
         var description: String?
@@ -291,16 +299,8 @@ struct ContractScenarioParser {
             for field in ["artifact", "contract"] where members[field] != nil {
                 throw fail("\(path).\(field)", "applies to a \"deploy\" step only")
             }
-            let text = try string(call, "\(path).call")
-            guard let dot = text.firstIndex(of: ".") else {
-                throw fail("\(path).call", "\(JSONValue.quote(text)): expected Contract.function or Contract.function(types)")
-            }
-            let contract = String(text[..<dot])
-            guard let abi = deployed[contract] else {
-                let known = deployed.isEmpty ? "nothing is deployed before it" : "deployed: " + deployed.keys.sorted().joined(separator: ", ")
-                throw fail("\(path).call", "no earlier step deploys \(JSONValue.quote(contract)) (\(known))")
-            }
-            action = .call(contract: contract, function: try function(String(text[text.index(after: dot)...]), abi: abi, path: "\(path).call"))
+            let (contract, function) = try target(try string(call, "\(path).call"), "\(path).call", deployed: deployed)
+            action = .call(contract: contract, function: function)
         case (nil, nil): throw fail(path, "expected \"deploy\" or \"call\"")
         case (_?, _?): throw fail(path, "give either \"deploy\" or \"call\", not both")
         }

@@ -23,7 +23,7 @@ import TestSupport
             #expect(gas.stdout.contains(needle), "gas-report --help lacks \(needle)")
         }
         #expect(sim.status == 0)
-        for needle in ["--seed", "--users", "--cars", "--steps", "--json", "Examples:"] {
+        for needle in ["--seed", "--users", "--cars", "--steps", "--json", "--spec", "--runs", "--depth", "--replay", "Examples:"] {
             #expect(sim.stdout.contains(needle), "simulate --help lacks \(needle)")
         }
         guard let top = try Self.run(["--help"]) else { return }

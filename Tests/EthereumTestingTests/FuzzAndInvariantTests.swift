@@ -93,6 +93,27 @@ import TestSupport
         try await invariants.replay([.init(action: "move", actor: 0, target: 1, value: 30), .init(action: "withdraw", actor: 1, target: 0, value: 130)])
     }
 
+    /// The same engine outside Swift Testing's seed (what `carchain simulate --spec` drives): a 64-bit seed gives the
+    /// same sequences and the same shrunk failure every time.
+    @Test func exploreFromASeedFindsTheBugAndShrinksItTheSameWayTwice() async throws {
+        guard let (t, bank, actors) = try await Self.bank() else { return }
+        defer { Task { await t.close() } }
+        let invariants = Self.bankInvariants(t, bank, actors)
+        let first = try await invariants.explore(runs: 50, depth: 20, maxValue: 200, seed: 11)
+        let failure = try #require(first.failure, "the seeded run missed the planted bug in \(first.sequences) sequences")
+        #expect(first.seed == 11)
+        #expect(failure.steps.count == 1, "\(failure.steps)")
+        let step = try #require(failure.steps.first)
+        #expect(step.action == "move" && step.actor == step.target && step.value == 1, "\(step)")
+        #expect(failure.message == "invariant total is the sum of balances broken: total 300, balances add up to 301", "\(failure.message)")
+        #expect((first.unshrunk?.count ?? 0) >= failure.steps.count)
+        let second = try await invariants.explore(runs: 50, depth: 20, maxValue: 200, seed: 11)
+        #expect(second.failure?.steps == failure.steps && second.sequences == first.sequences && second.calls == first.calls)
+        // The shrunk sequence breaks the invariant after its one step; the chain is as the set-up left it.
+        #expect(try await invariants.execute(failure.steps).violation?.afterStep == 1)
+        #expect(try await bank.total() == 300)
+    }
+
     @Test func erc20SupplyInvariantOverTenThousandCalls() async throws {
         guard let (t, token, alice, bob, carol) = try await TestChainTests.token() else { return }
         defer { Task { await t.close() } }

@@ -10,59 +10,106 @@ import Glibc
 import Darwin
 #endif
 
-/// `carchain simulate`: a seeded random workload on an ephemeral chain, checked against the model.
+/// `carchain simulate`: a seeded random workload on an ephemeral chain, checked against the model; with `--spec`, any
+/// contract's declared actions and invariants (SpecSimulation).
 struct SimulateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "simulate",
-        abstract: "Run a seeded random CarChain workload and check every step against the reference model.",
+        abstract: "Run seeded random calls on an in-process chain and check invariants: CarChain against its model, or any contract with --spec.",
         discussion: """
-            Users register (from their own accounts or at the manager's desk), cars are registered,
-            credit is added, cars are rented and returned — with refusals mixed in. After every step
-            the chain's outcome (success and events, or the revert reason) and the views it could
-            change are compared with CarChainModel; any difference stops the run with the step, the
-            operation and both answers (exit status 1). The chain is deterministic: the same seed
-            gives the same final state root on every run and machine.
+            Without --spec: users register (from their own accounts or at the manager's desk), cars
+            are registered, credit is added, cars are rented and returned — with refusals mixed in.
+            After every step the chain's outcome (success and events, or the revert reason) and the
+            views it could change are compared with CarChainModel; any difference stops the run with
+            the step, the operation and both answers (exit status 1). The same seed gives the same
+            final state root on every run and machine.
+
+            With --spec FILE: any contract. The file (docs/SCENARIOS.md, "Simulating any contract")
+            is a scenario that deploys and sets up, plus the actors, the actions they take (functions
+            by signature with argument generators, time skips) and the invariants (a view compared
+            with a constant, another view or a sum over the actors; a view that must not revert).
+            Each of --runs sequences of up to --depth random steps starts from the set-up, with the
+            invariants checked before the first step and after every one; reverted steps are skipped.
+            A broken invariant is shrunk to the smallest sequence that still breaks it and printed
+            with its seed, as a replay file (--replay) and as Swift (exit status 1).
 
             Examples:
               carchain simulate --seed 42
               carchain simulate --seed 7 --users 20 --cars 8 --steps 2000
               carchain simulate --seed 42 --json
+              carchain simulate --spec erc20-supply.json --runs 50 --depth 100 --seed 1
+              carchain simulate --spec feevault.json --replay replay.json
             """
     )
 
-    @Option(help: "The seed (any 64-bit unsigned number, 0 to 18446744073709551615).")
-    var seed: UInt64
+    @Option(help: "A simulation spec of any contract (a JSON file; docs/SCENARIOS.md).")
+    var spec: String?
 
-    @Option(help: "How many user ids (\(OptionRanges.users.text)).")
-    var users = 6
+    @Option(help: "The seed (0 to 18446744073709551615). Required without --spec; with --spec, default a random seed (printed).")
+    var seed: UInt64?
 
-    @Option(help: "How many cars (\(OptionRanges.cars.text)).")
-    var cars = 4
+    @Option(help: "With --spec: random sequences to run (\(OptionRanges.runs.text); default the file's \"runs\", else 100).")
+    var runs: Int?
 
-    @Option(help: "How many transactions after the deployment (\(OptionRanges.steps.text)).")
-    var steps = 300
+    @Option(help: "With --spec: steps per sequence, at most (\(OptionRanges.depth.text); default the file's \"depth\", else 50).")
+    var depth: Int?
+
+    @Option(help: "With --spec: run the steps of this replay file (as a failed run prints it) instead of random sequences.")
+    var replay: String?
+
+    @Option(help: "How many user ids (\(OptionRanges.users.text); default 6). Without --spec only.")
+    var users: Int?
+
+    @Option(help: "How many cars (\(OptionRanges.cars.text); default 4). Without --spec only.")
+    var cars: Int?
+
+    @Option(help: "How many transactions after the deployment (\(OptionRanges.steps.text); default 300). Without --spec only.")
+    var steps: Int?
 
     @Option(help: "The fork the chain runs (cancun or later).")
     var hardfork = "cancun"
 
-    @Option(help: "The gas price for the report's fees, e.g. 1gwei (\(AmountOption.text)).")
-    var gasPrice = "1gwei"
+    @Option(help: "The gas price for the report's fees, e.g. 1gwei (\(AmountOption.text); default 1gwei). Without --spec only.")
+    var gasPrice: String?
 
-    @Option(help: "The price of one ETH in USD, for a fiat fee column (a decimal with at most 6 decimals, e.g. 3500.25).")
+    @Option(help: "The price of one ETH in USD, for a fiat fee column (a decimal with at most 6 decimals, e.g. 3500.25). Without --spec only.")
     var ethPrice: String?
 
     @OptionGroup var output: JSONOption
 
     func validate() throws {
+        if spec == nil {
+            guard seed != nil else { throw ValidationError("--seed is required (or give --spec FILE to simulate any contract)") }
+            for (given, option) in [(runs != nil, "--runs"), (depth != nil, "--depth"), (replay != nil, "--replay")] where given {
+                throw ValidationError("\(option) applies to --spec only")
+            }
+        } else {
+            let carChainOnly = [(users != nil, "--users"), (cars != nil, "--cars"), (steps != nil, "--steps"), (gasPrice != nil, "--gas-price"), (ethPrice != nil, "--eth-price")]
+            for (given, option) in carChainOnly where given {
+                throw ValidationError("\(option) applies to the CarChain simulation (without --spec)")
+            }
+            if replay != nil {
+                for (given, option) in [(runs != nil, "--runs"), (depth != nil, "--depth"), (seed != nil, "--seed")] where given {
+                    throw ValidationError("\(option) applies to random runs, not --replay (a replay's steps are fixed)")
+                }
+            }
+        }
         try OptionRanges.users.check(users)
         try OptionRanges.cars.check(cars)
         try OptionRanges.steps.check(steps)
-        do { _ = try GasPricing(gasPrice: gasPrice, ethPrice: ethPrice) } catch { throw ValidationError(error.description) }
+        try OptionRanges.runs.check(runs)
+        try OptionRanges.depth.check(depth)
+        do { _ = try GasPricing(gasPrice: gasPrice ?? "1gwei", ethPrice: ethPrice) } catch { throw ValidationError(error.description) }
     }
 
     func run() async throws {
-        let pricing = try GasPricing(gasPrice: gasPrice, ethPrice: ethPrice)
-        let options = SimulationOptions(seed: seed, users: users, cars: cars, steps: steps, hardfork: try ScenarioReporting.hardfork(hardfork))
+        if let spec {
+            try await SpecSimulation(command: self, path: spec).execute()
+            return
+        }
+        let pricing = try GasPricing(gasPrice: gasPrice ?? "1gwei", ethPrice: ethPrice)
+        let options = SimulationOptions(
+            seed: seed ?? 0, users: users ?? 6, cars: cars ?? 4, steps: steps ?? 300, hardfork: try ScenarioReporting.hardfork(hardfork))
         let bar = ProgressBar(enabled: isatty(STDERR_FILENO) == 1)
         let clock = ContinuousClock()
         let start = clock.now
@@ -145,10 +192,14 @@ struct SimulateCommand: AsyncParsableCommand {
 /// A one-line progress bar on stderr, redrawn in place; silent when stderr is not a terminal.
 final class ProgressBar: @unchecked Sendable {
     private let enabled: Bool
+    private let unit: String
     private let lock = NSLock()
     private var lastDrawn = -1
 
-    init(enabled: Bool) { self.enabled = enabled }
+    init(enabled: Bool, unit: String = "steps") {
+        self.enabled = enabled
+        self.unit = unit
+    }
 
     func update(_ done: Int, _ total: Int) {
         guard enabled, total > 0 else { return }
@@ -160,7 +211,7 @@ final class ProgressBar: @unchecked Sendable {
         // Redraw only when the visible state changes (each percent), not on every step.
         guard percent != lastDrawn || done == total else { return }
         lastDrawn = percent
-        let line = "\r[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "] \(done)/\(total) steps"
+        let line = "\r[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "] \(done)/\(total) \(unit)"
         FileHandle.standardError.write(Data(line.utf8))
     }
 

@@ -84,6 +84,9 @@ enum OptionRanges {
     static let users = OptionRange("--users", 1...1_000, "1 to 1000")
     static let cars = OptionRange("--cars", 1...1_000, "1 to 1000")
     static let steps = OptionRange("--steps", 0...1_000_000, "0 to 1000000")
+    /// `carchain simulate --spec`: random sequences, and steps in each at most.
+    static let runs = OptionRange("--runs", 1...1_000_000, "1 to 1000000")
+    static let depth = OptionRange("--depth", 1...100_000, "1 to 100000")
 
     /// `carchain watch`: events before exiting, and the polling period of an http:// node.
     static let watchCount = OptionRange("--count", UInt64(1)...UInt64.max, "1 to 2^64-1")
