@@ -99,11 +99,10 @@ public struct StateTestRunner: Sendable {
         var results: [StateTestCaseResult] = []
         results.reserveCapacity(selected.count)
         let pool = buffersPool
-        ParallelRun.forEach(selected.indices.map { $0 }, workers: entryJobs) { [self] position in
-            let (fork, index, entry) = selected[position]
+        ParallelRun.forEach(selected, workers: entryJobs) { [self] item in
             let buffers = pool.take()
             defer { pool.give(buffers) }
-            return runEntry(test, fork, index, entry, key: key, buffers: buffers)
+            return runEntry(test, item.fork, item.index, item.entry, key: key, buffers: buffers)
         } completed: { _, result in
             results.append(result)
         }
