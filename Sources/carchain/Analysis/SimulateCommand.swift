@@ -17,20 +17,20 @@ struct SimulateCommand: AsyncParsableCommand {
         commandName: "simulate",
         abstract: "Run seeded random calls on an in-process chain and check invariants: CarChain against its model, or any contract with --spec.",
         discussion: """
-            Without --spec: users register (from their own accounts or at the manager's desk), cars
-            are registered, credit is added, cars are rented and returned — with refusals mixed in.
-            After every step the chain's outcome (success and events, or the revert reason) and the
-            views it could change are compared with CarChainModel; any difference stops the run with
-            the step, the operation and both answers (exit status 1). The same seed gives the same
+            Without --spec: users register (from their own accounts or at the manager's desk), cars \
+            are registered, credit is added, cars are rented and returned — with refusals mixed in. \
+            After every step the chain's outcome (success and events, or the revert reason) and the \
+            views it could change are compared with CarChainModel; any difference stops the run with \
+            the step, the operation and both answers (exit status 1). The same seed gives the same \
             final state root on every run and machine.
 
-            With --spec FILE: any contract. The file (docs/SCENARIOS.md, "Simulating any contract")
-            is a scenario that deploys and sets up, plus the actors, the actions they take (functions
-            by signature with argument generators, time skips) and the invariants (a view compared
-            with a constant, another view or a sum over the actors; a view that must not revert).
-            Each of --runs sequences of up to --depth random steps starts from the set-up, with the
-            invariants checked before the first step and after every one; reverted steps are skipped.
-            A broken invariant is shrunk to the smallest sequence that still breaks it and printed
+            With --spec FILE: any contract. The file (docs/SCENARIOS.md, "Simulating any contract") \
+            is a scenario that deploys and sets up, plus the actors, the actions they take (functions \
+            by signature with argument generators, time skips) and the invariants (a view compared \
+            with a constant, another view or a sum over the actors; a view that must not revert). \
+            Each of --runs sequences of up to --depth random steps starts from the set-up, with the \
+            invariants checked before the first step and after every one; reverted steps are skipped. \
+            A broken invariant is shrunk to the smallest sequence that still breaks it and printed \
             with its seed, as a replay file (--replay) and as Swift (exit status 1).
 
             Examples:
