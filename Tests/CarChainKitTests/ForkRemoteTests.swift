@@ -181,6 +181,57 @@ import Testing
         await fork.chain.close()
     }
 
+    /// Dev methods that change an account the fork has not read yet (anvil's setBalance, setNonce, setCode,
+    /// setStorageAt, addBalance) change only what they name: the rest of the account is the remote's, as anvil keeps it.
+    /// A change built on an unread account would start from an empty one and lose its code, nonce and balance.
+    @Test func devMethodsOnUnreadAccountsKeepTheRestOfTheRemoteAccount() async throws {
+        let a = try await Remote.make()
+        let manager = try #require(a.chain.accounts.first)
+        // Three accounts that are not dev accounts (those the fork funds, so reads): one with a nonce of 2, one with
+        // 1 ether, one with 1,000 wei.
+        let keys = try ["42", "43", "44"].map { try PrivateKey(hex: "0x" + String(repeating: $0, count: 32)) }
+        let price = await a.chain.gasPrice()
+        for (key, amount) in zip(keys, [UInt256(1_000_000_000_000_000_000 as UInt64), UInt256(1_000_000_000_000_000_000 as UInt64), UInt256(1000)]) {
+            _ = try await a.chain.sendTransaction(CallRequest(from: manager, to: key.address, value: amount))
+        }
+        for nonce in 0..<2 {
+            let raw = Transaction.legacy(
+                LegacyTransaction(nonce: UInt64(nonce), gasPrice: price * UInt256(2), gasLimit: 21_000, to: manager, value: UInt256(1), chainId: 4)
+            ).sign(with: keys[0]).encoded
+            let sent = try await a.answer("eth_sendRawTransaction", .array([.string(Hex.encode(raw))]))
+            #expect(sent["error"] == nil, "\(sent)")
+        }
+        let forkBlock = await a.chain.blockNumber()
+        let fork = try await ForkedChain.open(a.settings(a.transport, block: forkBlock))
+        let b = NodeRPCHandler(chain: fork.chain)
+        func remote(_ method: String, _ params: [JSONValue]) async throws -> JSONValue? {
+            try await a.answer(method, .array(params + [.string(Quantity.encode(forkBlock))]))["result"]
+        }
+        func local(_ method: String, _ params: [JSONValue]) async throws -> JSONValue? {
+            let answer = try await Remote.answer(b, method, .array(params))
+            #expect(answer["error"] == nil, "\(method): \(answer)")
+            return answer["result"]
+        }
+        let contract = JSONValue.string(a.contract.address.lowercasedHex)
+        // The contract keeps its code, nonce and other slots through a new balance and a written slot.
+        _ = try await local("anvil_setBalance", [contract, .string("0x1234")])
+        _ = try await local("anvil_setStorageAt", [contract, .string(Quantity.encode(UInt64(9))), .string("0x" + String(repeating: "0", count: 63) + "1")])
+        #expect(try await local("eth_getCode", [contract, .string("latest")]) == remote("eth_getCode", [contract]))
+        #expect(try await local("eth_getTransactionCount", [contract, .string("latest")]) == remote("eth_getTransactionCount", [contract]))
+        #expect(try await local("eth_getBalance", [contract, .string("latest")]) == .string("0x1234"))
+        let slot0 = JSONValue.string("0x0")
+        #expect(try await local("eth_getStorageAt", [contract, slot0, .string("latest")]) == remote("eth_getStorageAt", [contract, slot0]))
+        // A new balance keeps the nonce (2 on A); a new nonce keeps the balance; addBalance adds to the remote's.
+        let (sender, funded, small) = (JSONValue.string(keys[0].address.lowercasedHex), JSONValue.string(keys[1].address.lowercasedHex), JSONValue.string(keys[2].address.lowercasedHex))
+        _ = try await local("anvil_setBalance", [sender, .string("0x5")])
+        #expect(try await local("eth_getTransactionCount", [sender, .string("latest")]) == .string("0x2"))
+        _ = try await local("anvil_setNonce", [funded, .string("0x7")])
+        #expect(try await local("eth_getBalance", [funded, .string("latest")]) == .string("0xde0b6b3a7640000"))
+        _ = try await local("anvil_addBalance", [small, .string("0x1")])
+        #expect(try await local("eth_getBalance", [small, .string("latest")]) == .string(Quantity.encode(UInt64(1001))))
+        await fork.chain.close()
+    }
+
     @Test func anvilResetWithForkingParametersForksAgain() async throws {
         let a = try await Remote.make()
         let fork = try await ForkedChain.open(a.settings(a.transport))

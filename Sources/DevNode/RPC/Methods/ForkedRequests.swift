@@ -38,6 +38,14 @@ extension NodeRPCHandler {
                 throw JSONRPCErrorObject(ChainError.fork(error))
             }
         }
+        // A dev method that changes part of an account (its balance, nonce, code or a slot) would otherwise build the
+        // change on what the chain holds for an account it has not read: an empty one, losing the fork block's code,
+        // nonce and balance; and being a write that succeeded, it would not be repeated. Its accounts are read first.
+        if let accounts = Self.accountsChangedInPart(by: request) {
+            do { try await cache.prefetch(ForkFetchRequest(accounts: accounts)) } catch {
+                throw JSONRPCErrorObject(ChainError.fork(error))
+            }
+        }
         var hinted = false
         for _ in 0..<DevChain.maxForkRounds {
             // This request's own misses, wherever its reads run (other requests' misses are theirs).
@@ -63,6 +71,23 @@ extension NodeRPCHandler {
     static func isReadOnly(_ name: String) -> Bool {
         name.hasPrefix("eth_get") || name.hasPrefix("debug_trace") || name.hasPrefix("trace_")
             || ["eth_call", "eth_estimateGas", "eth_createAccessList", "eth_simulateV1", "eth_feeHistory"].contains(name)
+    }
+
+    /// The accounts a dev method changes in part (anvil's setBalance, setNonce, setCode, setStorageAt, addBalance, and the
+    /// ERC-20 balance and allowance setters, whose token is called); nil for any other request.
+    static func accountsChangedInPart(by request: RPCRequest) -> [Address]? {
+        switch request {
+        case .setBalance(let address, _, _), .setCode(let address, _, _), .setNonce(let address, _, _), .setStorageAt(let address, _, _):
+            return [address]
+        case .node(.addBalance(let address, _)):
+            return [address]
+        case .node(.dealERC20(let owner, let token, _)):
+            return [owner, token]
+        case .node(.setERC20Allowance(let owner, let spender, let token, _)):
+            return [owner, spender, token]
+        default:
+            return nil
+        }
     }
 
     /// The call a request runs, as the remote would run it for an access list; nil for requests that run none.
