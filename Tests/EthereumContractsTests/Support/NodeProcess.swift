@@ -3,16 +3,12 @@ import EthereumContracts
 import Foundation
 import TestSupport
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
-/// `carchain node --port 0` on a fresh `$CARCHAIN_HOME`, for the tests that drive contracts over JSON-RPC.
+/// `carchain node --port 0` on a fresh `$CARCHAIN_HOME`, for the tests that drive contracts over JSON-RPC (run through
+/// TestSupport's ``BackgroundProcess``).
 final class NodeProcess: @unchecked Sendable {
-    private(set) var process = Process()
+    private var node: BackgroundProcess?
     let carchain: URL
     let home: URL
-    let log: URL
     private(set) var url = ""
 
     /// Starts the built binary (nil after `Prerequisite.missing` when it is not built).
@@ -24,8 +20,6 @@ final class NodeProcess: @unchecked Sendable {
     private init(_ carchain: URL) throws {
         self.carchain = carchain
         home = FileManager.default.temporaryDirectory.appendingPathComponent("contracts-node-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        log = home.appendingPathComponent("node.out")
         try launch(port: 0)
     }
 
@@ -33,53 +27,27 @@ final class NodeProcess: @unchecked Sendable {
     /// dropped connection and a node that comes back.
     func restart() throws {
         guard let port = URL(string: url)?.port else { throw NodeError(description: "no port in \(url)") }
-        terminate()
+        node?.stop()
         try launch(port: port)
     }
 
     private func launch(port: Int) throws {
-        process = Process()
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        process.executableURL = carchain
-        process.arguments = ["node", "--port", String(port)]
-        var env = ProcessInfo.processInfo.environment
-        env["CARCHAIN_HOME"] = home.path
-        env["CARCHAIN_RPC"] = nil
-        process.environment = env
-        process.standardOutput = try FileHandle(forWritingTo: log)
-        process.standardError = try FileHandle(forWritingTo: log)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date().addingTimeInterval(90)
-        while Date() < deadline {
-            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-            if let range = text.range(of: "listening on "), let end = text[range.upperBound...].firstIndex(of: "\n") {
-                url = String(text[range.upperBound..<end])
-                return
-            }
-            if !process.isRunning { break }
-            Thread.sleep(forTimeInterval: 0.05)
+        let started = try BackgroundProcess(carchain, ["node", "--port", String(port)], home: home)
+        node = started
+        if let address = started.waitFor("listening on ", seconds: 90) {
+            url = address
+            return
         }
-        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        let output = started.stdout + started.stderr
         stop()
-        throw NodeError(description: "carchain node did not start: \(text)")
+        throw NodeError(description: "carchain node did not start: \(output)")
     }
 
     struct NodeError: Error, CustomStringConvertible { let description: String }
 
     func stop() {
-        terminate()
+        node?.stop()
         try? FileManager.default.removeItem(at: home)
-    }
-
-    private func terminate() {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGTERM)
-            let deadline = Date().addingTimeInterval(30)
-            while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        }
-        process.waitUntilExit()
     }
 }
 
