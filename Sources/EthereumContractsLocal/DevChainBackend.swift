@@ -15,7 +15,8 @@ import EthereumWire
 /// The gas limit of a transaction is the chain's estimate × 1.2 unless fixed (`deploymentGasLimit`,
 /// `callGasLimit`, or the call's own limit): with an estimate, a transaction that would revert is reported
 /// unsent (``RevertedBeforeSending``), as a real node's client does; with a fixed limit it is mined and fails, so
-/// its gas shows. A failed transaction's revert data is recovered by re-executing it (``DevChain/trace(transaction:options:limits:traceLimits:)``).
+/// its gas shows. A transaction goes to the chain in one step (``DevChain/send(_:signingWith:priceAtBaseFee:)``), which
+/// answers with its receipt and, when it failed, its revert data (``DevChain/revertData(transaction:)``).
 public struct DevChainBackend: ContractBackend {
     /// The chain transactions go to.
     public let chain: DevChain
@@ -27,8 +28,11 @@ public struct DevChainBackend: ContractBackend {
     public var deploymentGasLimit: UInt64?
     /// A fixed gas limit for every other transaction; nil: the estimate × 1.2.
     public var callGasLimit: UInt64?
-    /// The legacy gas price; nil takes the chain's suggestion (``DevChain/gasPrice()``) at each send.
+    /// The legacy gas price; nil takes the chain's suggestion (``DevChain/gasPrice()``) at each send, or the next
+    /// block's base fee with ``gasPriceAtBaseFee``.
     public var gasPrice: UInt256?
+    /// With no ``gasPrice``: pay the next block's base fee (zero before London), no tip, as a test bench does.
+    public var gasPriceAtBaseFee = false
     /// The longest wait for a transaction to be mined, in seconds (a chain mining on an interval takes a while).
     public var miningTimeout: Double = 60
     private let keys: [Address: PrivateKey]
@@ -121,34 +125,29 @@ public struct DevChainBackend: ContractBackend {
 
     private func submit(_ request: TransactionRequest, from sender: Address) async throws -> EthereumContracts.TransactionOutcome {
         let key = keys[sender]
-        // Without a key, only an address the chain impersonates (anvil_impersonateAccount) can send.
-        if key == nil, await !chain.isImpersonated(sender) { throw DevChainBackendError.unknownSender(sender) }
-        let gasLimit = try await self.gasLimit(for: request, from: sender)
-        let hash: Bytes32
+        let fixedGasLimit = request.gasLimit ?? (request.to == nil ? deploymentGasLimit : callGasLimit)
+        // Without a key, only an address the chain impersonates (anvil_impersonateAccount) can send: checked before an
+        // estimate runs; with a fixed limit the chain's own refusal (unknownAccount) says it.
+        if key == nil, fixedGasLimit == nil, await !chain.isImpersonated(sender) { throw DevChainBackendError.unknownSender(sender) }
+        let gasLimit: UInt64
+        if let fixedGasLimit { gasLimit = fixedGasLimit } else { gasLimit = try await self.gasLimit(for: request, from: sender) }
+        // One step on the chain: nonce, price, signature (or impersonation), pool, automine, receipt and revert data.
+        let sent: DevChain.SentTransaction
         do throws(ChainError) {
-            let nonce = try await chain.nonce(sender, at: .pending)
-            let price: UInt256
-            if let gasPrice { price = gasPrice } else { price = await chain.gasPrice() }
-            if let key {
-                let transaction = Transaction.legacy(
-                    LegacyTransaction(
-                        nonce: nonce, gasPrice: price, gasLimit: gasLimit, to: request.to, value: request.value, data: request.data,
-                        chainId: chain.chainId))
-                hash = try await chain.sendRawTransaction(transaction.sign(with: key).encoded)
-            } else {
-                hash = try await chain.sendTransaction(
-                    CallRequest(
-                        from: sender, to: request.to, gas: gasLimit, gasPrice: price, value: request.value, data: request.data,
-                        nonce: nonce))
-            }
+            sent = try await chain.send(
+                CallRequest(from: sender, to: request.to, gas: gasLimit, gasPrice: gasPrice, value: request.value, data: request.data),
+                signingWith: key, priceAtBaseFee: gasPriceAtBaseFee)
         } catch {
+            if key == nil, case .unknownAccount(sender) = error { throw DevChainBackendError.unknownSender(sender) }
             throw DevChainBackendError.chain(error)
         }
-        let receipt = try await minedReceipt(hash)
-        var revertData: [UInt8]?
-        if !receipt.status {
-            revertData = try? await chain.trace(transaction: hash).returnValue
+        let receipt: Receipt
+        if let mined = sent.receipt { receipt = mined } else { receipt = try await minedReceipt(sent.hash) }
+        var revertData = sent.revertData
+        if !receipt.status, revertData == nil {
+            revertData = try? await chain.revertData(transaction: sent.hash)
         }
+        let hash = sent.hash
         return EthereumContracts.TransactionOutcome(
             succeeded: receipt.status, transactionHash: hash, blockNumber: receipt.blockNumber, gasUsed: receipt.gasUsed,
             effectiveGasPrice: receipt.effectiveGasPrice,

@@ -69,8 +69,10 @@ public final class TestChain: ContractBackend, Sendable {
         }
         try await TestChain.setUp(chain)
         self.chain = chain
-        self.backend = try DevChainBackend(
+        var backend = try DevChainBackend(
             chain: chain, deploymentGasLimit: Self.transactionGasLimit, callGasLimit: Self.transactionGasLimit)
+        backend.gasPriceAtBaseFee = true  // the base fee of the transaction's block (zero while blocks are not full)
+        self.backend = backend
         state.withLock { state in
             for (index, address) in chain.accounts.enumerated() { state.labels[address] = Label(name: "account\(index)", abi: nil) }
         }
@@ -112,8 +114,6 @@ public final class TestChain: ContractBackend, Sendable {
 
     public func send(_ request: TransactionRequest, from: Address?) async throws -> EthereumContracts.TransactionOutcome {
         guard let sender = from ?? defaultSender else { throw DevChainBackendError.noSender }
-        var backend = self.backend
-        backend.gasPrice = await chain.pendingBaseFee() ?? .zero
         let outcome = try await backend.send(request, from: sender)
         state.withLock { state in
             state.transactions.append(RecordedTransaction(request: request, sender: sender, outcome: outcome))

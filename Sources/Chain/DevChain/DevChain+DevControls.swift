@@ -166,7 +166,7 @@ extension DevChain {
         guard snapshot.headNumber >= base, snapshot.headNumber <= head.number else { return false }
         guard let target = try blockHash(snapshot.headNumber) else { return false }
         try journal?.replace(with: pendingState(of: snapshot.working), head: target)
-        try await rewindInSlices(to: snapshot.headNumber)
+        try await rewindInSlices(to: snapshot.headNumber, landing: (snapshot, target))
         // A reset between the slices took the chain below the snapshot (or past it to other blocks): it is gone.
         guard head.number == snapshot.headNumber, headHash == target else { return false }
         try restore(snapshot)

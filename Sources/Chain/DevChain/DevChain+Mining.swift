@@ -316,6 +316,9 @@ extension DevChain {
         }
 
         adopt(block, diff: diff, receipts: stored, logs: blockLogs)
+        var failed: [Int: [UInt8]] = [:]
+        for (i, outcome) in outcomes.enumerated() where !outcome.isSuccess { failed[i] = outcome.output }
+        blockCache[header.number]?.revertData = failed
         return (block, rejected)
     }
 

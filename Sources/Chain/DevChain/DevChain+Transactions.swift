@@ -1,5 +1,6 @@
 import Dispatch
 import EVM
+import EthereumCrypto
 import EthereumPrimitives
 import EthereumTransactions
 
@@ -95,6 +96,58 @@ extension DevChain {
         guard isImpersonated(from) else { throw .unknownAccount(from) }
         let transaction = try fill(request, from: from)
         return try submit(SignedTransaction(transaction: transaction, signature: Self.impersonationSignature(for: transaction, sender: from)), impersonating: from)
+    }
+
+    /// What ``send(_:signingWith:priceAtBaseFee:)`` did: the transaction's hash and, when it was mined before the call
+    /// returned (automine), its receipt and, if it failed, its revert data.
+    public struct SentTransaction: Sendable {
+        /// The transaction's hash.
+        public var hash: Bytes32
+        /// Its receipt; nil while it waits in the pool (automine off).
+        public var receipt: Receipt?
+        /// The revert data of a failed transaction (empty when it reverted without data or halted); nil otherwise.
+        public var revertData: [UInt8]?
+    }
+
+    /// `eth_sendTransaction` for an in-process backend, in one step on the chain: the request is filled in as
+    /// ``sendTransaction(_:)`` fills it (nonce from the pending state, gas from an estimate, when not given), signed with
+    /// `key` — which must be `request.from`'s — or, without a key, sent as `request.from` with a dev key or by
+    /// impersonation, then pooled and, with automine, mined; the answer carries the receipt and revert data, so a
+    /// backend needs no further round trips. Without a gas price in the request the transaction is a legacy one at
+    /// ``gasPrice()``, or at the next block's base fee (zero before London) with `priceAtBaseFee`.
+    public func send(
+        _ request: CallRequest, signingWith key: PrivateKey?, priceAtBaseFee: Bool = false
+    ) throws(ChainError) -> SentTransaction {
+        guard let from = request.from else { throw .invalidParams("sending a transaction needs a from address") }
+        var request = request
+        if request.gasPrice == nil, request.maxFeePerGas == nil, request.maxPriorityFeePerGas == nil {
+            request.gasPrice = priceAtBaseFee ? nextBaseFee ?? .zero : gasPrice()
+        }
+        let hash: Bytes32
+        if let key {
+            // The sender of a transaction signed here is known: a dev account's key is compared, another key's address
+            // derived (cheaper than recovering it from the signature).
+            guard devKeys[from] == key || key.address == from else {
+                throw .invalidParams("the key given does not sign for \(from.checksummed)")
+            }
+            hash = try submit(try fill(request, from: from).sign(with: key), recovered: .success(from))
+        } else {
+            hash = try sendTransaction(request)
+        }
+        guard let receipt = try receipt(hash: hash) else { return SentTransaction(hash: hash) }
+        return SentTransaction(hash: hash, receipt: receipt, revertData: receipt.status ? nil : try revertData(transaction: hash))
+    }
+
+    /// The revert data of a failed mined transaction (empty when it reverted without data or halted); nil when it
+    /// succeeded or is not known. Taken from the block when this chain mined it recently, else by re-executing it
+    /// (``trace(transaction:options:limits:traceLimits:)``).
+    public func revertData(transaction hash: Bytes32) throws(ChainError) -> [UInt8]? {
+        guard let position = try transactionPosition(hash: hash), let mined = try minedBlock(position.block),
+            position.index < mined.stored.count
+        else { return nil }
+        if mined.stored[position.index].status { return nil }
+        if let kept = mined.revertData?[position.index] { return kept }
+        return try trace(transaction: hash, options: StructLogOptions(disableStack: true, disableStorage: true, limit: 1)).returnValue
     }
 
     /// Fills in and signs a transaction with the dev key of `request.from` without sending it

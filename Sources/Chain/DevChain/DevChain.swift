@@ -355,6 +355,9 @@ struct MinedBlock: Sendable {
     var logs: [(transactionIndex: Int, log: Log)]
     /// The blob base fee of the block (nil before Cancun), for blob receipts.
     var blobGasPrice: UInt256?
+    /// The revert data of each failed transaction, by index, for a block this chain mined (kept while the block is
+    /// cached: ``DevChain/revertData(transaction:)`` answers from it instead of re-executing the block).
+    var revertData: [Int: [UInt8]]?
 
     /// Every receipt, in order.
     var receipts: [Receipt] { stored.indices.map(receipt(at:)) }

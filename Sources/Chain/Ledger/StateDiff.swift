@@ -52,9 +52,10 @@ struct StateDiff: Sendable, Equatable {
                 state.accounts[address] = nil
                 continue
             }
-            var account = diff.storageCleared ? nil : state.accounts[address]
-            if account == nil { account = Account() }
-            guard var restored = account else { continue }
+            // Taken out of the dictionary, so its storage is changed in place: a copy held in the dictionary meanwhile
+            // would make every slot write copy the whole storage map (8,191 slots for the system contracts' rings).
+            var restored = state.accounts.removeValue(forKey: address) ?? Account()
+            if diff.storageCleared { restored = Account() }
             restored.nonce = pre.nonce
             restored.balance = pre.balance
             if restored.codeHash != pre.codeHash { restored.setCode(code(pre.codeHash)) }
