@@ -1,6 +1,8 @@
 import Chain
 import EVM
+import EthereumCrypto
 import EthereumPrimitives
+import EthereumTransactions
 import Foundation
 import Testing
 
@@ -85,5 +87,88 @@ import Testing
         #expect(try await chain.revert(to: first))
         for _ in 0..<3 { _ = try await chain.snapshot() }
         #expect(ChainError.tooManySnapshots(limit: 3).rpcCode == -32000)
+    }
+}
+
+/// A revert many blocks back (the snapshot's state taken instead of undoing each block) and the one-step send of
+/// in-process backends (`DevChain.send(_:signingWith:priceAtBaseFee:)`), against chains that never took the detour.
+@Suite struct SnapshotLandingTests {
+    typealias F = ChainFixtures
+
+    /// Two chains with the same traffic: one also mines 2,000 blocks and reverts them; then both mine the same
+    /// transaction. The reverted chain must be the other one block for block (hashes hold every root), with the
+    /// snapshot's pending dev change still pending, and its earlier blocks still readable.
+    @Test func aRevertFarBackLandsOnTheSnapshotsState() async throws {
+        let detour = try await DevChain(config: .deterministic(), storage: .memory)
+        let straight = try await DevChain(config: .deterministic(), storage: .memory)
+        for chain in [detour, straight] {
+            try await chain.sendRawTransaction(F.dynamicFee(F.key0, nonce: 0, to: F.address1, value: F.oneEther).encoded)
+            try await chain.setBalance(F.address("0x" + String(repeating: "ab", count: 20)), UInt256(7))  // pending at the snapshot
+        }
+        let id = try await detour.snapshot()
+        let before = await detour.currentState()
+        for nonce in 1...20 as ClosedRange<UInt64> {
+            try await detour.sendRawTransaction(F.dynamicFee(F.key0, nonce: nonce, to: F.address1, value: .one).encoded)
+        }
+        try await detour.mine(blocks: 2_000)
+        try await detour.setStorage(F.address1, slot: .one, value: UInt256(9))
+        #expect(await detour.blockNumber() == 2_021)
+
+        #expect(try await detour.revert(to: id))
+        #expect(await detour.blockNumber() == 1)
+        #expect(try await detour.block(.number(2)) == nil)
+        #expect(await detour.currentState() == before)
+        #expect(try await detour.balance(F.address("0x" + String(repeating: "ab", count: 20))) == UInt256(7))
+        #expect(try await detour.storage(F.address1, slot: .one) == .zero)
+        for chain in [detour, straight] {
+            try await chain.sendRawTransaction(F.dynamicFee(F.key0, nonce: 1, to: F.address1, value: .one).encoded)
+        }
+        #expect(await detour.blockNumber() == 2)
+        let detourHead = try #require(try await detour.block(.latest))
+        let straightHead = try #require(try await straight.block(.latest))
+        #expect(detourHead.hash == straightHead.hash)
+        #expect(detourHead.header.stateRoot == straightHead.header.stateRoot)
+        #expect(try await detour.balance(F.address1, at: .number(1)) == (try await straight.balance(F.address1, at: .number(1))))
+        await detour.close()
+        await straight.close()
+    }
+
+    /// `send` answers with the receipt `receipt(hash:)` gives and, for a failed transaction, the revert data a
+    /// re-execution gives (also once the block has left the cache), signed with a dev key or impersonated.
+    @Test func sendAnswersWithTheReceiptAndTheRevertData() async throws {
+        let chain = try await DevChain(config: .deterministic(), storage: .memory)
+        let reverter = F.address("0x" + String(repeating: "5e", count: 20))
+        // mstore(0, 42); revert(0, 32)
+        try await chain.setCode(reverter, [0x60, 0x2a, 0x60, 0x00, 0x52, 0x60, 0x20, 0x60, 0x00, 0xfd])
+        // In a block of its own: a replay starts from the parent block's state, which must hold the code.
+        try await chain.mine(blocks: 1)
+        let failed = try await chain.send(CallRequest(from: F.address0, to: reverter, gas: 100_000), signingWith: F.key0)
+        let receipt = try #require(failed.receipt)
+        #expect(!receipt.status)
+        #expect(try await chain.receipt(hash: failed.hash) == receipt)
+        #expect(failed.revertData == UInt256(42).bigEndianBytes)
+        #expect(try await chain.trace(transaction: failed.hash).returnValue == failed.revertData)
+
+        let ok = try await chain.send(CallRequest(from: F.address0, to: F.address1, value: .one), signingWith: F.key0)
+        #expect(ok.receipt?.status == true)
+        #expect(ok.revertData == nil)
+        #expect(try await chain.revertData(transaction: ok.hash) == nil)
+
+        // A key that is not the sender's is refused; an impersonated sender needs none.
+        await #expect(throws: ChainError.self) {
+            try await chain.send(CallRequest(from: F.address1, to: reverter, gas: 100_000), signingWith: F.key0)
+        }
+        let stranger = F.address("0x" + String(repeating: "77", count: 20))
+        try await chain.setBalance(stranger, F.oneEther)
+        try await chain.impersonate(stranger)
+        let pranked = try await chain.send(CallRequest(from: stranger, to: reverter, gas: 100_000), signingWith: nil, priceAtBaseFee: true)
+        #expect(pranked.receipt?.status == false)
+        #expect(pranked.receipt?.effectiveGasPrice == (try await chain.block(.latest))?.header.baseFeePerGas)
+        #expect(pranked.revertData == UInt256(42).bigEndianBytes)
+
+        // Past the blocks the chain keeps decoded, the revert data comes from re-executing the block.
+        try await chain.mine(blocks: 1_034)  // the chain keeps 1,024
+        #expect(try await chain.revertData(transaction: failed.hash) == UInt256(42).bigEndianBytes)
+        await chain.close()
     }
 }
