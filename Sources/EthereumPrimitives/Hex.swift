@@ -42,6 +42,31 @@ public enum Hex {
         }
     }
 
+    /// Encodes a byte array as lowercase hex, with a `0x` prefix unless `prefix` is false: the generic
+    /// encoder for the common case, without a generic iterator per byte (callers in other modules get the
+    /// unspecialised generic one, several times slower; every hash and data field of a JSON-RPC answer comes here).
+    public static func encode(_ bytes: [UInt8], prefix: Bool = true) -> String {
+        let count = bytes.count * 2 + (prefix ? 2 : 0)
+        return String(unsafeUninitializedCapacity: count) { out in
+            var i = 0
+            if prefix {
+                out[0] = UInt8(ascii: "0")
+                out[1] = UInt8(ascii: "x")
+                i = 2
+            }
+            lowerDigits.withUnsafeBufferPointer { digits in
+                bytes.withUnsafeBufferPointer { input in
+                    for b in input {
+                        out[i] = digits[Int(b >> 4)]
+                        out[i + 1] = digits[Int(b & 0x0f)]
+                        i += 2
+                    }
+                }
+            }
+            return count
+        }
+    }
+
     /// Decodes a hex string (optional `0x` prefix) into bytes.
     public static func decode(_ string: String) throws(Hex.Error) -> [UInt8] {
         var s = string
