@@ -124,6 +124,8 @@ let package = Package(
             dependencies: [
                 "EthereumPrimitives",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),

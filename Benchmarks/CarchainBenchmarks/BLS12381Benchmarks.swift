@@ -11,16 +11,9 @@ import EthereumPrimitives
 func registerBLS12381Benchmarks() {
     let config = Benchmark.Configuration(
         metrics: [.wallClock, .throughput, .mallocCountTotal], timeUnits: .microseconds, maxDuration: .seconds(2))
-    var state: UInt64 = 0x2537
+    var random = SplitMix64(seed: 0x2537)
     func scalar() -> UInt256 {
-        func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        return UInt256(limbs: (next(), next(), next(), next() >> 2))
+        UInt256(limbs: (random.next(), random.next(), random.next(), random.next() >> 2))
     }
     func g1() -> [UInt8] { BLSEncoding.encode(BLSJacobian(BLSConstants.g1).multiplied(by: scalar()).affine) }
     func g2() -> [UInt8] { BLSEncoding.encode(BLSJacobian(BLSConstants.g2).multiplied(by: scalar()).affine) }

@@ -7,26 +7,16 @@
 import Benchmark
 import EthereumPrimitives
 
-/// SplitMix64, for reproducible operands.
-private struct OperandGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+/// Reproducible operands from the project's seeded generator.
+extension SplitMix64 {
     /// A value with exactly `bits` significant bits (1...256).
-    mutating func value(bits: Int) -> UInt256 {
+    fileprivate mutating func value(bits: Int) -> UInt256 {
         let v = UInt256(limbs: (next(), next(), next(), next())) >> (256 - bits)
         return v | (UInt256.one << (bits - 1))
     }
 
     /// A value with a random number of significant bits in `range`.
-    mutating func value(bitsIn range: ClosedRange<Int>) -> UInt256 {
+    fileprivate mutating func value(bitsIn range: ClosedRange<Int>) -> UInt256 {
         value(bits: range.lowerBound + Int(next() % UInt64(range.count)))
     }
 }
@@ -34,8 +24,8 @@ private struct OperandGenerator {
 private let tableSize = 1024
 private let tableMask = tableSize - 1
 
-private func table(seed: UInt64, _ make: (inout OperandGenerator) -> UInt256) -> [UInt256] {
-    var gen = OperandGenerator(state: seed)
+private func table(seed: UInt64, _ make: (inout SplitMix64) -> UInt256) -> [UInt256] {
+    var gen = SplitMix64(seed: seed)
     return (0..<tableSize).map { _ in make(&gen) }
 }
 

@@ -190,15 +190,7 @@ struct ContractScenarioParser {
     func fail(_ path: String, _ message: String) -> ContractScenarioError { .invalid(source: source, path: path, message: message) }
 
     func object(_ value: JSONValue, _ path: String, allowed: Set<String>) throws(ContractScenarioError) -> [String: JSONValue] {
-        guard let members = value.objectValue else { throw fail(path, "expected an object") }
-        var out: [String: JSONValue] = [:]
-        for (key, member) in members {
-            guard allowed.contains(key) else {
-                throw fail(path, "unknown field \(JSONValue.quote(key)) (expected one of \(allowed.sorted().joined(separator: ", ")))")
-            }
-            out[key] = member
-        }
-        return out
+        do { return try value.fields(allowed: allowed) } catch { throw fail(path, error.description) }
     }
 
     func string(_ value: JSONValue?, _ path: String) throws(ContractScenarioError) -> String {

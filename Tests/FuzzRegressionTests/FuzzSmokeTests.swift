@@ -1,3 +1,4 @@
+import EthereumPrimitives
 import Foundation
 import FuzzHarnesses
 import Testing

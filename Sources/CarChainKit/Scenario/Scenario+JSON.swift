@@ -66,31 +66,14 @@ private struct ScenarioParser {
     func fail(_ path: String, _ message: String) -> ScenarioError { .invalid(source: source, path: path, message: message) }
 
     func object(_ value: JSONValue, _ path: String, allowed: Set<String>) throws(ScenarioError) -> [String: JSONValue] {
-        guard let members = value.objectValue else { throw fail(path, "expected an object, found \(kind(value))") }
-        var out: [String: JSONValue] = [:]
-        for (key, member) in members {
-            guard allowed.contains(key) else {
-                throw fail(path, "unknown field \(JSONValue.quote(key)) (expected one of \(allowed.sorted().joined(separator: ", ")))")
-            }
-            out[key] = member
-        }
-        return out
-    }
-
-    func kind(_ value: JSONValue) -> String {
-        switch value {
-        case .null: return "null"
-        case .bool: return "a boolean"
-        case .number(let n): return "the number \(n)"
-        case .string(let s): return "the string \(JSONValue.quote(s))"
-        case .array: return "an array"
-        case .object: return "an object"
-        }
+        do { return try value.fields(allowed: allowed) } catch .notAnObject {
+            throw fail(path, "expected an object, found \(value.kindDescription)")
+        } catch { throw fail(path, error.description) }
     }
 
     func string(_ value: JSONValue?, _ path: String) throws(ScenarioError) -> String {
         guard let value else { throw fail(path, "missing") }
-        guard let s = value.stringValue else { throw fail(path, "expected a string, found \(kind(value))") }
+        guard let s = value.stringValue else { throw fail(path, "expected a string, found \(value.kindDescription)") }
         return s
     }
 
@@ -102,7 +85,7 @@ private struct ScenarioParser {
     func gas(_ value: JSONValue?, _ path: String) throws(ScenarioError) -> UInt64? {
         guard let value, !value.isNull else { return nil }
         guard case .number(let text) = value, let n = UInt64(text), n > 0 else {
-            throw fail(path, "expected a positive whole number of gas, found \(kind(value))")
+            throw fail(path, "expected a positive whole number of gas, found \(value.kindDescription)")
         }
         return n
     }
@@ -117,7 +100,7 @@ private struct ScenarioParser {
             throw fail("accounts", "missing (an object of name → \"dev:N\" or a 0x private key)")
         }
         guard let accountMembers = accountsValue.objectValue else {
-            throw fail("accounts", "expected an object of name → \"dev:N\" or a 0x private key, found \(kind(accountsValue))")
+            throw fail("accounts", "expected an object of name → \"dev:N\" or a 0x private key, found \(accountsValue.kindDescription)")
         }
         guard !accountMembers.isEmpty else { throw fail("accounts", "no accounts") }
         var accounts: [ScenarioAccount] = []
@@ -145,7 +128,7 @@ private struct ScenarioParser {
         }
 
         guard let stepsValue = top["steps"] else { throw fail("steps", "missing (an array of steps)") }
-        guard let stepValues = stepsValue.arrayValue else { throw fail("steps", "expected an array, found \(kind(stepsValue))") }
+        guard let stepValues = stepsValue.arrayValue else { throw fail("steps", "expected an array, found \(stepsValue.kindDescription)") }
         var steps: [ScenarioStep] = []
         for (i, value) in stepValues.enumerated() {
             steps.append(try step(value, "steps[\(i)]", accounts: names, deployer: deployer))
@@ -173,7 +156,7 @@ private struct ScenarioParser {
 
     func step(_ value: JSONValue, _ path: String, accounts: Set<String>, deployer: String) throws(ScenarioError) -> ScenarioStep {
         let common: Set<String> = ["op", "from", "label", "expect"]
-        guard let members = value.objectValue else { throw fail(path, "expected an object, found \(kind(value))") }
+        guard let members = value.objectValue else { throw fail(path, "expected an object, found \(value.kindDescription)") }
         let opName = try string(members.first { $0.key == "op" }?.value, path + ".op")
         let extra: Set<String>
         switch opName {
@@ -206,10 +189,10 @@ private struct ScenarioParser {
             switch v {
             case .number(let n): text = n
             case .string(let s): text = s
-            default: throw fail(path + ".credit", "expected a whole number, found \(kind(v))")
+            default: throw fail(path + ".credit", "expected a whole number, found \(v.kindDescription)")
             }
             guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }), let credit = try? UInt256(parsing: text) else {
-                throw fail(path + ".credit", "expected a whole number from 0 to 2^256 - 1, found \(kind(v))")
+                throw fail(path + ".credit", "expected a whole number from 0 to 2^256 - 1, found \(v.kindDescription)")
             }
             operation = .addCredit(userId: try user(), credit: credit)
         case "rentCar": operation = .rentCar(plate: try plate(), userId: try user())
@@ -230,7 +213,7 @@ private struct ScenarioParser {
                 let f = try object(e, path + ".expect", allowed: ["revert"])
                 expect = .revert(reason: try string(f["revert"], path + ".expect.revert"))
             default:
-                throw fail(path + ".expect", "expected \"success\", \"revert\" or {\"revert\": \"reason\"}, found \(kind(e))")
+                throw fail(path + ".expect", "expected \"success\", \"revert\" or {\"revert\": \"reason\"}, found \(e.kindDescription)")
             }
         }
         return ScenarioStep(label: label, operation: operation, from: from, expect: expect)

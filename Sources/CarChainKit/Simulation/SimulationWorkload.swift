@@ -28,7 +28,7 @@ public enum SimulationSender: Sendable, Hashable, CustomStringConvertible {
 /// never a dictionary's iteration order — so a seed gives the same operations on every run and machine.
 public struct SimulationWorkload: Sendable {
     /// The generator.
-    public var random: SimulationRandom
+    public var random: SplitMix64
     /// How many users and cars the pools hold.
     public let users: Int
     /// How many cars.
@@ -36,7 +36,7 @@ public struct SimulationWorkload: Sendable {
 
     /// A workload for `seed` over `users` ids and `cars` plates (at least one of each).
     public init(seed: UInt64, users: Int, cars: Int) {
-        random = SimulationRandom(seed: seed)
+        random = SplitMix64(seed: seed)
         self.users = max(1, users)
         self.cars = max(1, cars)
     }

@@ -115,3 +115,49 @@ public enum JSONValue: Sendable, Equatable, CustomStringConvertible {
         return out + "\""
     }
 }
+
+// MARK: Reading documents
+
+extension JSONValue {
+    /// Why ``fields(allowed:)`` refused a value.
+    public enum FieldsError: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The value is not an object.
+        case notAnObject
+        /// The object has a member named `name`, which is none of `expected` (sorted).
+        case unknownField(String, expected: [String])
+
+        public var description: String {
+            switch self {
+            case .notAnObject: return "expected an object"
+            case .unknownField(let name, let expected):
+                return "unknown field \(JSONValue.quote(name)) (expected one of \(expected.joined(separator: ", ")))"
+            }
+        }
+    }
+
+    /// The members of this object by name, when every name is one of `allowed`: a document format's reader takes its
+    /// fields through this, so a misspelt field is an error naming it and the expected ones, never silently ignored
+    /// (scenario files, simulation specs). A repeated name keeps its last value.
+    public func fields(allowed: Set<String>) throws(FieldsError) -> [String: JSONValue] {
+        guard case .object(let members) = self else { throw .notAnObject }
+        var out: [String: JSONValue] = [:]
+        for (key, member) in members {
+            guard allowed.contains(key) else { throw .unknownField(key, expected: allowed.sorted()) }
+            out[key] = member
+        }
+        return out
+    }
+
+    /// What the value is, for an error message: `null`, `a boolean`, `the number 5`, `the string "x"`, `an array`,
+    /// `an object`.
+    public var kindDescription: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "a boolean"
+        case .number(let n): return "the number \(n)"
+        case .string(let s): return "the string \(JSONValue.quote(s))"
+        case .array: return "an array"
+        case .object: return "an object"
+        }
+    }
+}

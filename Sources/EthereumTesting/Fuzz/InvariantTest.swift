@@ -1,4 +1,5 @@
 import EthereumContracts
+import EthereumPrimitives
 import PropertyBased
 import Synchronization
 import Testing
@@ -273,14 +274,7 @@ public struct InvariantTest: Sendable {
     /// PropertyBased's generator (xoshiro256**) seeded from a 64-bit seed through SplitMix64, as xoshiro's authors
     /// recommend seeding it.
     public static func generator(seed: UInt64) -> Xoshiro {
-        var state = seed
-        func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        return Xoshiro(seed: (next(), next(), next(), next()))
+        var seeder = SplitMix64(seed: seed)
+        return Xoshiro(seed: (seeder.next(), seeder.next(), seeder.next(), seeder.next()))
     }
 }

@@ -1,7 +1,8 @@
-/// SplitMix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number generators", 2014): a tiny
-/// generator whose whole state is one 64-bit word, so a simulation's seed alone fixes every choice on
-/// every machine (Foundation's and the system's generators promise no such thing).
-public struct SimulationRandom: RandomNumberGenerator, Sendable, Hashable {
+/// SplitMix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number generators", 2014): a tiny generator whose
+/// whole state is one 64-bit word, so a seed alone fixes every choice on every machine (Foundation's and the system's
+/// generators promise no such thing). The project's one seeded generator: simulations, invariant runs (as the seeder
+/// of PropertyBased's xoshiro256**), the demo fleet, randomized tests and benchmark operands.
+public struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
     /// The current state.
     public private(set) var state: UInt64
 
@@ -17,9 +18,9 @@ public struct SimulationRandom: RandomNumberGenerator, Sendable, Hashable {
         return z ^ (z >> 31)
     }
 
-    /// A number in `0 ..< bound` (bound > 0), by rejection so every value is equally likely.
+    /// A number in `0 ..< bound`, by rejection so every value is equally likely; 0 when `bound` is not positive.
     public mutating func below(_ bound: Int) -> Int {
-        precondition(bound > 0, "below(_:) needs a positive bound")
+        guard bound > 0 else { return 0 }
         let n = UInt64(bound)
         let limit = UInt64.max - UInt64.max % n
         while true {
@@ -33,4 +34,9 @@ public struct SimulationRandom: RandomNumberGenerator, Sendable, Hashable {
 
     /// One element of a non-empty array.
     public mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
+
+    /// `count` pseudo-random bytes (the low byte of one output each).
+    public mutating func bytes(_ count: Int) -> [UInt8] {
+        (0..<max(count, 0)).map { _ in UInt8(truncatingIfNeeded: next()) }
+    }
 }
