@@ -3,6 +3,7 @@
 
     .venv/bin/python tools/bench-node.py [--carchain .build/release/carchain] [--rentals 2000] [--py-rentals 200]
         [--runs 3] [--reference OTHER-CARCHAIN]
+    .venv/bin/python tools/bench-node.py --get-logs DATA-DIR [--reference OTHER-CARCHAIN] [--runs 3] [--queries 300]
 
 Measures, for each node started here on a free port:
   * eth_call round trip over loopback (getUserCredit on CarChain): p50 and p99 of 2000 calls on one
@@ -16,6 +17,13 @@ rentCar tx/s one by one and >= 20,000 in batches of 100. Each figure is taken `-
 interleaved with the loopback floor — this client against a Python server that answers without doing anything — and
 printed as median and range; `--reference BINARY` measures another carchain build in the same runs, and both builds'
 eth_call pairwise (both nodes up, calls alternating), the comparison that holds on a shared machine.
+
+`--get-logs DATA-DIR` measures only issue 36's read goal instead: eth_getLogs with one topic over the last 100,000 blocks
+of a soak chain (`ChainPerfProbe soak N DATA-DIR`, N >= 100,000; the filter is the third topic of the soak's token
+transfers to recipient 84, 100 logs per 100,000 blocks) through `carchain node --data-dir DATA-DIR --no-mining`, the
+nodes of this build and of --reference taking turns on the directory (one at a time: it is locked), `--queries` per turn
+on one keep-alive connection, and the same SQL query in SQLite alone (Python's sqlite3, read-only) in each round; prints
+min and median per round and checks both builds give the same answer. Goal: p50 <= 5 ms.
 """
 import argparse
 import json
@@ -371,8 +379,80 @@ def loopback_floor(samples=3000):
     return {"loopback_floor_p50_ms": round(times[len(times) // 2], 4)}
 
 
+# The soak's token recipient 84 (Soak.swift: keccak256("soak recipient 84")[12...]), as a 32-byte topic.
+SOAK_RECIPIENT_TOPIC = "0x" + "00" * 12 + keccak(text="soak recipient 84")[12:].hex()
+LOGS_SQL = ("SELECT l.block_number, l.log_index, l.tx_index, l.address, l.topic0, l.topic1, l.topic2, l.topic3, l.data, "
+            "t.hash, b.hash, b.header FROM logs l JOIN transactions t ON t.block_number = l.block_number AND t.idx = l.tx_index "
+            "JOIN blocks b ON b.number = l.block_number WHERE l.block_number BETWEEN ? AND ? AND l.topic2 IN (?) "
+            "AND l.topic2 IS NOT NULL ORDER BY l.block_number, l.log_index")
+
+
+def get_logs_bench(directory, binaries, runs, queries):
+    """eth_getLogs over the last 100,000 blocks of the soak chain in `directory`, each binary in turn, then SQLite alone."""
+    import sqlite3
+    database = os.path.join(directory, "chain.sqlite")
+    if not os.path.exists(database):
+        raise SystemExit(f"bench-node: no chain.sqlite in {directory} (make one with ChainPerfProbe soak 100000 DIR)")
+    with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as db:
+        head = db.execute("SELECT max(number) FROM blocks").fetchone()[0] or 0
+    if head < 100_000:
+        raise SystemExit(f"bench-node: the chain in {directory} has {head} blocks; 100,000 are needed")
+    first = head - 99_999
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "eth_getLogs", "params": [
+        {"fromBlock": hex(first), "toBlock": hex(head), "topics": [None, None, SOAK_RECIPIENT_TOPIC]}]}).encode()
+
+    def summary(times):
+        times.sort()
+        return {"min_ms": round(times[0], 3), "p50_ms": round(statistics.median(times), 3)}
+
+    results = []
+    answers = {}
+    for round_number in range(1, max(1, runs) + 1):
+        for label, binary in binaries:
+            node, url = start([binary, "node", "--port", "0", "--data-dir", directory, "--no-mining", "--no-app"],
+                              lambda line: line.split("listening on ", 1)[1] if "listening on " in line else None)
+            try:
+                host, port = url.removeprefix("http://").rsplit(":", 1)
+                client = RawClient(host, int(port))
+                answer = client.post(body)
+                for _ in range(20):
+                    client.post(body)
+                times = []
+                for _ in range(queries):
+                    t0 = time.perf_counter_ns()
+                    client.post(body)
+                    times.append((time.perf_counter_ns() - t0) / 1e6)
+            finally:
+                node.terminate()
+                node.wait()
+            logs = json.loads(answer).get("result")
+            if not isinstance(logs, list):
+                raise SystemExit(f"bench-node: {label} answered {answer[:200]!r}")
+            answers[label] = logs
+            results.append({"round": round_number, "node": label, "logs": len(logs), **summary(times)})
+        with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as db:
+            topic = bytes.fromhex(SOAK_RECIPIENT_TOPIC[2:])
+            times = []
+            for _ in range(queries):
+                t0 = time.perf_counter_ns()
+                rows = db.execute(LOGS_SQL, (first, head, topic)).fetchall()
+                times.append((time.perf_counter_ns() - t0) / 1e6)
+        results.append({"round": round_number, "node": "SQLite alone (Python's sqlite3)", "logs": len(rows), **summary(times)})
+        for row in results[-len(binaries) - 1:]:
+            print(json.dumps(row), flush=True)
+    if len({json.dumps(a, sort_keys=True) for a in answers.values()}) > 1:
+        raise SystemExit("bench-node: the builds gave different eth_getLogs answers")
+    return results
+
+
 def main():
-    parser = argparse.ArgumentParser()
+    parser = argparse.ArgumentParser(
+        description="Benchmark carchain node next to the py-evm node and the loopback floor (or, with --get-logs, "
+        "eth_getLogs over 100,000 blocks of a soak chain next to SQLite alone).",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="examples:\n  tools/bench-node.py --runs 3 --reference /tmp/carchain-before\n"
+        "  .build/release/ChainPerfProbe soak 100000 /tmp/soak 100000\n"
+        "  tools/bench-node.py --get-logs /tmp/soak --reference /tmp/carchain-before --runs 4")
     parser.add_argument("--carchain", default=os.path.join(ROOT, ".build/release/carchain"))
     parser.add_argument("--rentals", type=int, default=2000)
     parser.add_argument("--py-rentals", type=int, default=200)
@@ -380,7 +460,15 @@ def main():
     parser.add_argument("--runs", type=int, default=3,
                         help="carchain node runs (a fresh node each) and loopback-floor runs, interleaved; min and median")
     parser.add_argument("--reference", help="another carchain binary measured in the same runs (e.g. the build before a change)")
+    parser.add_argument("--get-logs", metavar="DATA-DIR",
+                        help="only eth_getLogs, one topic over the last 100,000 blocks of the soak chain in DATA-DIR "
+                        "(ChainPerfProbe soak), each build in turn and SQLite alone, --runs rounds")
+    parser.add_argument("--queries", type=int, default=300, help="eth_getLogs queries per node and round (--get-logs)")
     args = parser.parse_args()
+    if args.get_logs:
+        binaries = [("carchain node", args.carchain)] + ([("reference", args.reference)] if args.reference else [])
+        get_logs_bench(args.get_logs, binaries, args.runs, max(1, args.queries))
+        return
     results = []
 
     def carchain_run(binary, label):

@@ -23,6 +23,17 @@ public enum Hex {
 
     /// Encodes bytes as lowercase hex, with a `0x` prefix unless `prefix` is false.
     public static func encode<C: Collection>(_ bytes: C, prefix: Bool = true) -> String where C.Element == UInt8 {
+        bytes.withContiguousStorageIfAvailable { encode(buffer: $0, prefix: prefix) } ?? encode(Array(bytes), prefix: prefix)
+    }
+
+    /// Encodes a byte array as lowercase hex, with a `0x` prefix unless `prefix` is false. The generic encoder runs
+    /// unspecialised when called from another module (a generic iterator call per byte); every hash and data field
+    /// of a JSON-RPC answer comes here.
+    public static func encode(_ bytes: [UInt8], prefix: Bool = true) -> String {
+        bytes.withUnsafeBufferPointer { encode(buffer: $0, prefix: prefix) }
+    }
+
+    private static func encode(buffer bytes: UnsafeBufferPointer<UInt8>, prefix: Bool) -> String {
         let count = bytes.count * 2 + (prefix ? 2 : 0)
         return String(unsafeUninitializedCapacity: count) { out in
             var i = 0

@@ -3,6 +3,7 @@ import EthereumPrimitives
 import EthereumTransactions
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// The SQLite database of a dev chain (through GRDB): blocks, transactions, receipts, logs indexed
 /// for `eth_getLogs` (by address and by each topic position, with the block number), the state of the head block (accounts, storage, code), and one reverse state
@@ -25,6 +26,9 @@ import GRDB
 /// and nothing here writes outside `commit`, `setMeta` and `rewind`.
 struct ChainStore: Sendable {
     private let queue: DatabaseQueue
+    /// The connection `eth_getLogs` reads through: on disk a read-only one of its own, so a query does not wait
+    /// behind the block writer's transaction on `queue` (WAL readers see the last commit); in memory `queue`.
+    private let logReader: DatabaseQueue
     /// The database file, nil in memory.
     let path: String?
     /// The journal of blocks not yet in the database, nil in memory.
@@ -41,6 +45,7 @@ struct ChainStore: Sendable {
     /// database does not hold yet.
     init(storage: ChainStorage) throws(ChainError) {
         let queue: DatabaseQueue
+        var logReader: DatabaseQueue?
         var journalPath: String?
         do {
             var config = Configuration()
@@ -63,12 +68,20 @@ struct ChainStore: Sendable {
                 journalPath = BlockJournal.path(directory: url)
             }
             try queue.write { db in try Self.createSchema(db) }
+            if let path {
+                var readConfig = Configuration()
+                readConfig.label = "carchain.chain.logs"
+                readConfig.readonly = true
+                readConfig.busyMode = .timeout(10)
+                logReader = try DatabaseQueue(path: path, configuration: readConfig)
+            }
         } catch let error as ChainError {
             throw error
         } catch {
             throw .storage("cannot open the database: \(error)")
         }
         self.queue = queue
+        self.logReader = logReader ?? queue
         let stateTables = path != nil
         let head = try Self.headNumber(queue)
         var written = head ?? 0
@@ -527,6 +540,8 @@ struct ChainStore: Sendable {
 
     /// The logs of blocks `from...to` matching the address and per-position topic sets (an empty
     /// set matches anything), in chain order; uses the per-position topic indexes (logs_topic0…3).
+    /// The statement is prepared once per shape and its rows read through SQLite's C API (no `Row`, `Data` or
+    /// `DatabaseValue` per column); each block's timestamp is read from its header once.
     func logs(from: UInt64, to: UInt64, addresses: [Address], topics: [[Bytes32]]) throws(ChainError) -> [LogRow] {
         try writer.wait(through: to)
         var sql = "SELECT l.block_number, l.log_index, l.tx_index, l.address, l.topic0, l.topic1, l.topic2, l.topic3,"
@@ -534,52 +549,97 @@ struct ChainStore: Sendable {
             + " JOIN transactions t ON t.block_number = l.block_number AND t.idx = l.tx_index"
             + " JOIN blocks b ON b.number = l.block_number"
             + " WHERE l.block_number BETWEEN ? AND ?"
-        var arguments: [(any DatabaseValueConvertible)?] = [Int64(bitPattern: from), Int64(bitPattern: to)]
+        var blobs: [[UInt8]] = []
         if !addresses.isEmpty {
             sql += " AND l.address IN (" + Array(repeating: "?", count: addresses.count).joined(separator: ",") + ")"
-            arguments += addresses.map { Data($0.bytes) }
+            blobs += addresses.map(\.bytes)
         }
         for (position, alternatives) in topics.prefix(4).enumerated() where !alternatives.isEmpty {
             sql += " AND l.topic\(position) IN (" + Array(repeating: "?", count: alternatives.count).joined(separator: ",") + ")"
-            arguments += alternatives.map { Data($0.bytes) }
+            blobs += alternatives.map(\.bytes)
         }
         // A log has at least as many topics as the filter has positions, wildcards included (LogFilter.topics).
         if !topics.isEmpty { sql += " AND l.topic\(Swift.min(topics.count, 4) - 1) IS NOT NULL" }
         sql += " ORDER BY l.block_number, l.log_index"
         let finalSQL = sql
-        let args = StatementArguments(arguments)
-        let rows = try guarded("querying logs") { try queue.inDatabase { db in try Row.fetchAll(db, sql: finalSQL, arguments: args) } }
-        var timestamps: [UInt64: UInt64] = [:]
-        var out: [LogRow] = []
-        out.reserveCapacity(rows.count)
-        for row in rows {
-            var topics: [Bytes32] = []
-            for column in 4...7 {
-                guard let data = row[column] as Data?, let topic = Bytes32([UInt8](data)) else { break }
-                topics.append(topic)
-            }
-            let number = UInt64(bitPattern: row[0] as Int64)
-            let address: Data = row[3]
-            let data: Data = row[8]
-            let txHash: Data = row[9]
-            let blockHash: Data = row[10]
-            let timestamp: UInt64
-            if let known = timestamps[number] {
-                timestamp = known
-            } else {
-                let header: Data = row[11]
-                do { timestamp = try BlockHeader(encoded: [UInt8](header)).timestamp } catch {
-                    throw .storage("block \(number): bad header encoding: \(error)")
+        let values = blobs
+        // Filters of a few alternatives (the usual ones) keep their prepared statement; long lists are prepared
+        // for the one query, so the cache stays small whatever the requests.
+        let cached = values.count <= 8
+        return try guarded("querying logs") {
+            try logReader.inDatabase { db in
+                let statement = cached ? try db.cachedStatement(sql: finalSQL) : try db.makeStatement(sql: finalSQL)
+                let handle = statement.sqliteStatement
+                defer {
+                    sqlite3_reset(handle)
+                    sqlite3_clear_bindings(handle)
                 }
-                timestamps[number] = timestamp
+                func check(_ code: Int32) throws {
+                    guard code == SQLITE_OK else { throw ChainError.storage("binding the logs query (SQLite code \(code))") }
+                }
+                try check(sqlite3_bind_int64(handle, 1, Int64(bitPattern: from)))
+                try check(sqlite3_bind_int64(handle, 2, Int64(bitPattern: to)))
+                for (i, blob) in values.enumerated() {
+                    try check(blob.withUnsafeBytes {
+                        sqlite3_bind_blob(handle, Int32(i + 3), $0.baseAddress, Int32($0.count), Self.transient)
+                    })
+                }
+                var timestamps: [UInt64: UInt64] = [:]
+                var out: [LogRow] = []
+                while true {
+                    let code = sqlite3_step(handle)
+                    if code == SQLITE_DONE { break }
+                    guard code == SQLITE_ROW else {
+                        throw ChainError.storage("\(String(cString: sqlite3_errmsg(db.sqliteConnection))) (SQLite code \(code))")
+                    }
+                    let number = UInt64(bitPattern: sqlite3_column_int64(handle, 0))
+                    var topics: [Bytes32] = []
+                    for column in Int32(4)...7 {
+                        guard let bytes = Self.blob(handle, column), let topic = Bytes32(bytes) else { break }
+                        topics.append(topic)
+                    }
+                    let timestamp: UInt64
+                    if let known = timestamps[number] {
+                        timestamp = known
+                    } else {
+                        timestamp = try Self.timestamp(header: Self.blob(handle, 11) ?? [], block: number)
+                        timestamps[number] = timestamp
+                    }
+                    out.append(LogRow(
+                        blockNumber: number, logIndex: Int(sqlite3_column_int64(handle, 1)),
+                        transactionIndex: Int(sqlite3_column_int64(handle, 2)),
+                        transactionHash: Self.blob(handle, 9).flatMap { Bytes32($0) } ?? .zero,
+                        log: Log(
+                            address: Self.blob(handle, 3).flatMap { Address(bytes: $0) } ?? .zero, topics: topics,
+                            data: Self.blob(handle, 8) ?? []),
+                        blockHash: Self.blob(handle, 10).flatMap { Bytes32($0) } ?? .zero, blockTimestamp: timestamp))
+                }
+                return out
             }
-            out.append(LogRow(
-                blockNumber: number, logIndex: row[1], transactionIndex: row[2],
-                transactionHash: Bytes32([UInt8](txHash)) ?? .zero,
-                log: Log(address: Address(bytes: [UInt8](address)) ?? .zero, topics: topics, data: [UInt8](data)),
-                blockHash: Bytes32([UInt8](blockHash)) ?? .zero, blockTimestamp: timestamp))
         }
-        return out
+    }
+
+    /// SQLITE_TRANSIENT: SQLite copies a bound blob before the call returns.
+    private static let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+
+    /// Column `index` of the current row as bytes; nil for NULL (an empty blob is `[]`).
+    private static func blob(_ handle: OpaquePointer, _ index: Int32) -> [UInt8]? {
+        guard sqlite3_column_type(handle, index) != SQLITE_NULL else { return nil }
+        let count = Int(sqlite3_column_bytes(handle, index))
+        guard count > 0, let base = sqlite3_column_blob(handle, index) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: base, count: count))
+    }
+
+    /// The timestamp (field 11) of an RLP block header, without decoding the rest of it.
+    private static func timestamp(header: [UInt8], block number: UInt64) throws(ChainError) -> UInt64 {
+        do {
+            guard case .list(let fields) = try RLP.decode(header), fields.count > 11 else {
+                throw RLPError(.expectedList)
+            }
+            return try UInt64(rlp: fields[11])
+        } catch {
+            throw .storage("block \(number): bad header encoding: \(error)")
+        }
     }
 
     /// The logs of one block, in order.

@@ -137,7 +137,7 @@ public final class NodeRPCHandler: Sendable {
         return out
     }
 
-    static func bytes(_ value: JSONValue) -> [UInt8] { Array(value.description.utf8) }
+    static func bytes(_ value: JSONValue) -> [UInt8] { value.jsonBytes }
 
     /// The bytes of an `eth_sendRawTransaction` request's transaction, nil for any other request (or one whose
     /// parameter is not hex: the request itself then gets the error).

@@ -42,16 +42,55 @@ public enum JSONValue: Sendable, Equatable, CustomStringConvertible {
     public var isNull: Bool { if case .null = self { return true } else { return false } }
 
     /// Compact JSON text (object members in stored order).
-    public var description: String {
+    public var description: String { String(decoding: jsonBytes, as: UTF8.self) }
+
+    /// The compact JSON text as UTF-8 bytes (what ``description`` holds), written into one buffer: no string per
+    /// member or element on the way (a JSON-RPC answer of hundreds of logs was mostly that).
+    public var jsonBytes: [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
+        write(into: &out)
+        return out
+    }
+
+    /// Appends the compact JSON text to `out`.
+    public func write(into out: inout [UInt8]) {
         switch self {
-        case .null: return "null"
-        case .bool(let b): return b ? "true" : "false"
-        case .number(let n): return n
-        case .string(let s): return JSONValue.quote(s)
-        case .array(let items): return "[" + items.map(\.description).joined(separator: ",") + "]"
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .number(let n): out.append(contentsOf: n.utf8)
+        case .string(let s): JSONValue.writeQuoted(s, into: &out)
+        case .array(let items):
+            out.append(UInt8(ascii: "["))
+            for (i, item) in items.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                item.write(into: &out)
+            }
+            out.append(UInt8(ascii: "]"))
         case .object(let members):
-            return "{" + members.map { JSONValue.quote($0.key) + ":" + $0.value.description }.joined(separator: ",") + "}"
+            out.append(UInt8(ascii: "{"))
+            for (i, member) in members.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                JSONValue.writeQuoted(member.key, into: &out)
+                out.append(UInt8(ascii: ":"))
+                member.value.write(into: &out)
+            }
+            out.append(UInt8(ascii: "}"))
         }
+    }
+
+    /// Appends `s` as a JSON string literal (``quote(_:)``) to `out`.
+    static func writeQuoted(_ s: String, into out: inout [UInt8]) {
+        var s = s
+        let plain = s.withUTF8 { bytes -> Bool in
+            // Most strings (hex data, names) need no escape: copied whole.
+            for b in bytes where b == 0x22 || b == 0x5c || b < 0x20 { return false }
+            out.append(UInt8(ascii: "\""))
+            out.append(contentsOf: bytes)
+            out.append(UInt8(ascii: "\""))
+            return true
+        }
+        if !plain { out.append(contentsOf: quote(s).utf8) }
     }
 
     /// A JSON string literal for `s`.
