@@ -453,10 +453,13 @@ def main():
         epilog="examples:\n  tools/bench-node.py --runs 3 --reference /tmp/carchain-before\n"
         "  .build/release/ChainPerfProbe soak 100000 /tmp/soak 100000\n"
         "  tools/bench-node.py --get-logs /tmp/soak --reference /tmp/carchain-before --runs 4")
-    parser.add_argument("--carchain", default=os.path.join(ROOT, ".build/release/carchain"))
-    parser.add_argument("--rentals", type=int, default=2000)
-    parser.add_argument("--py-rentals", type=int, default=200)
-    parser.add_argument("--skip-pyevm", action="store_true")
+    parser.add_argument("--carchain", default=os.path.join(ROOT, ".build/release/carchain"),
+                        help="the carchain binary to measure (default: this checkout's release build)")
+    parser.add_argument("--rentals", type=int, default=2000,
+                        help="rentCar transactions per carchain run, half one at a time and half in batches of 100 (default 2000)")
+    parser.add_argument("--py-rentals", type=int, default=200,
+                        help="rentCar transactions for the py-evm reference node (default 200: it manages ~16 tx/s)")
+    parser.add_argument("--skip-pyevm", action="store_true", help="leave out the py-evm reference node")
     parser.add_argument("--runs", type=int, default=3,
                         help="carchain node runs (a fresh node each) and loopback-floor runs, interleaved; min and median")
     parser.add_argument("--reference", help="another carchain binary measured in the same runs (e.g. the build before a change)")
