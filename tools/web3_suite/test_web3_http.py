@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from web3 import AsyncWeb3, AutoProvider
+from web3 import AsyncWeb3
 from web3._utils.module_testing import (
     AsyncNetModuleTest,
-    EthModuleTest,
     GoEthereumAsyncDebugModuleTest,
     GoEthereumAsyncTxPoolModuleTest,
     GoEthereumDebugModuleTest,
@@ -23,51 +22,16 @@ from web3._utils.module_testing import (
 )
 from web3.providers.rpc import AsyncHTTPProvider
 
-from module_classes import GETH_XFAIL_INVALID_TYPED_DATA, CarchainAsyncEthModuleTest, CarchainAsyncWeb3ModuleTest
+from module_classes import CarchainAsyncEthModuleTest, CarchainAsyncWeb3ModuleTest, CarchainEthModuleTest
 
-# geth's suite marks these xfail(strict=False), "Inconsistently creating timeout issues.": the "unmined" ones race
-# the dev-mode miner (a block can be sealed between sending and asking), the estimates time out on a loaded geth.
-# They run here and are expected to pass; strict=False only keeps geth's tolerance of the race.
-GETH_FLAKY = pytest.mark.xfail(reason="geth's suite: Inconsistently creating timeout issues.", strict=False)
 
 class TestCarchainWeb3ModuleTest(Web3ModuleTest):
     def _check_web3_client_version(self, client_version):
         assert client_version.startswith("carchain")
 
 
-class TestCarchainEthModuleTest(EthModuleTest):
-    # geth's test_goethereum_http.py adds this one (a batch through web3's AutoProvider).
-    def test_auto_provider_batching(self, auto_w3) -> None:
-        with auto_w3.batch_requests() as batch:
-            assert isinstance(auto_w3.provider, AutoProvider)
-            assert auto_w3.provider._is_batching
-            assert auto_w3.provider._batching_context is not None
-            batch.add(auto_w3.eth.get_block("latest"))
-            batch.add(auto_w3.eth.get_block("earliest"))
-            batch.add(auto_w3.eth.get_block("pending"))
-            results = batch.execute()
-        assert not auto_w3.provider._is_batching
-        assert len(results) == 3
-
-    @GETH_XFAIL_INVALID_TYPED_DATA
-    def test_invalid_eth_sign_typed_data(self, w3, keyfile_account_address_dual_type, skip_if_testrpc):
-        super().test_invalid_eth_sign_typed_data(w3, keyfile_account_address_dual_type, skip_if_testrpc)
-
-    @GETH_FLAKY
-    def test_eth_estimate_gas(self, w3, keyfile_account_address_dual_type):
-        super().test_eth_estimate_gas(w3, keyfile_account_address_dual_type)
-
-    @GETH_FLAKY
-    def test_eth_estimate_gas_with_block(self, w3, keyfile_account_address_dual_type):
-        super().test_eth_estimate_gas_with_block(w3, keyfile_account_address_dual_type)
-
-    @GETH_FLAKY
-    def test_eth_get_transaction_receipt_unmined(self, w3, keyfile_account_address_dual_type):
-        super().test_eth_get_transaction_receipt_unmined(w3, keyfile_account_address_dual_type)
-
-    @GETH_FLAKY
-    def test_eth_wait_for_transaction_receipt_unmined(self, w3, keyfile_account_address_dual_type):
-        super().test_eth_wait_for_transaction_receipt_unmined(w3, keyfile_account_address_dual_type)
+class TestCarchainEthModuleTest(CarchainEthModuleTest):
+    pass
 
 
 class TestCarchainNetModuleTest(NetModuleTest):

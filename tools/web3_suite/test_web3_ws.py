@@ -9,6 +9,7 @@ opens the connection (an async context manager, an async iterator), not in what 
 
 from __future__ import annotations
 
+import pytest
 import pytest_asyncio
 
 from web3 import AsyncWeb3, WebSocketProvider
@@ -26,6 +27,7 @@ async def async_w3(node, geth_fixture_data):
     await w3.provider.disconnect()
 
 
+@pytest.mark.usefixtures("blocks_every_second")
 class TestCarchainWsPersistentConnectionProviderTest(PersistentConnectionProviderTest):
     pass
 
