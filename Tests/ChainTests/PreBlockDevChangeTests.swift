@@ -117,7 +117,7 @@ import Testing
         do {
             _ = try await other.importBlocks(rlp: file)
             Issue.record("the import of blocks mined on dev changes succeeded")
-        } catch let error as ChainError {
+        } catch {
             guard case .invalidBlock(let number, _, _) = error else { throw error }
             #expect(number == 1)
         }
@@ -146,6 +146,37 @@ import Testing
         guard case .callFrame(let frame) = try await chain.trace(transaction: plain, tracer: .callTracer(CallTracerOptions()))
         else { Issue.record("not a call frame"); return }
         #expect(frame.output == [] && frame.error == nil)  // no code at the loader any more
+    }
+
+    /// A forked chain (Chain/Fork, a remote answered by another chain in this process) replays the same way.
+    @Test func onAFork() async throws {
+        let source = try await DevChain(config: .deterministic())
+        _ = try await source.mine()
+        let cache = try await ChainBackedRemote.fork(source, at: 1)
+        let fork = try await DevChain(config: .deterministic(), fork: cache)
+        let remote = ForkChainTests()
+        try await fork.setBalance(Self.stranger, Self.funded)
+        try await fork.setCode(Self.loader, Self.loaderCode)
+        try await fork.setStorage(Self.loader, slot: UInt256(7), value: Self.slotValue)
+        await fork.impersonate(Self.stranger)
+        try await fork.setAutomine(false)
+        // Everything given, so filling it in reads nothing the fork has not fetched.
+        let hash = try await fork.sendTransaction(
+            CallRequest(
+                from: Self.stranger, to: Self.loader, gas: Self.gas, maxFeePerGas: UInt256(100_000_000_000 as UInt64),
+                maxPriorityFeePerGas: F.oneGwei, value: Self.sent, nonce: 0))
+        _ = try await remote.settled(cache) { try await fork.mine() }
+        let receipt = try #require(try await fork.receipt(hash: hash))
+        #expect(receipt.status && receipt.blockNumber == 2)
+        let traced = try await remote.settled(cache) { try await fork.trace(transaction: hash, tracer: .callTracer(CallTracerOptions())) }
+        guard case .callFrame(let frame) = traced else { Issue.record("not a call frame"); return }
+        #expect(frame.from == Self.stranger && frame.value == Self.sent && frame.gasUsed == receipt.gasUsed)
+        #expect(frame.output == Self.slotValue.bigEndianBytes && frame.error == nil)
+        let prestate = try await remote.settled(cache) {
+            try await fork.trace(transaction: hash, tracer: .prestateTracer(PrestateTracerOptions(disableCode: true)))
+        }
+        guard case .prestate(.accounts(let pre)) = prestate else { Issue.record("not a prestate"); return }
+        #expect(pre[Self.stranger]?.balance == Self.funded && pre[Self.loader]?.storage == [UInt256(7): Self.slotValue])
     }
 
     /// On disk: closed and reopened (the changes read from SQLite), then with the database behind its journal — what a
