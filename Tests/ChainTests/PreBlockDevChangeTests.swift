@@ -188,21 +188,11 @@ import Testing
             try? FileManager.default.removeItem(at: directory)
             try? FileManager.default.removeItem(at: saved)
         }
-        let files = ["chain.sqlite", "chain.sqlite-wal", "chain.sqlite-shm"]
-        func copy(_ from: URL, _ to: URL) throws {
-            try FileManager.default.createDirectory(at: to, withIntermediateDirectories: true)
-            for file in files {
-                try? FileManager.default.removeItem(at: to.appendingPathComponent(file))
-                if FileManager.default.fileExists(atPath: from.appendingPathComponent(file).path) {
-                    try FileManager.default.copyItem(at: from.appendingPathComponent(file), to: to.appendingPathComponent(file))
-                }
-            }
-        }
         do {
             let empty = try await DevChain(config: .deterministic(), storage: .directory(directory))
             await empty.close()
         }
-        try copy(directory, saved)  // the database at genesis
+        try F.copyDatabase(directory, saved)  // the database at genesis
         let chain = try await DevChain(config: .deterministic(), storage: .directory(directory))
         let mined = try await Self.mine(chain)
         await chain.close()
@@ -213,7 +203,7 @@ import Testing
         await reopened.close()
 
         // The database at genesis, the journal holding blocks 1 and 2.
-        try copy(saved, directory)
+        try F.copyDatabase(saved, directory)
         try journal.write(to: directory.appendingPathComponent("chain.journal"))
         let replayed = try await DevChain(config: .deterministic(), storage: .directory(directory))
         #expect(await replayed.blockNumber() == 2)
