@@ -129,7 +129,7 @@ public final class NodeRPCHandler: Sendable {
             }
             guard let answer else { continue }
             if answered > 0 { out.append(UInt8(ascii: ",")) }
-            out += Self.bytes(answer)
+            answer.write(into: &out)
             answered += 1
         }
         guard answered > 0 else { return [] }
