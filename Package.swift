@@ -276,6 +276,8 @@ let package = Package(
                 "DevNode", "Chain", "EVM", "EthereumWire", "EthereumRPC", "EthereumPrimitives", "EthereumCrypto",
                 "EthereumTransactions", "EthereumABI", "CarChain", "TestSupport", "AuthEmulator",
                 .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
+                // The IPC tests' client.
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         .testTarget(

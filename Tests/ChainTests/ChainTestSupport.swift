@@ -101,6 +101,18 @@ enum ChainFixtures {
         try? FileManager.default.removeItem(at: url)
         return url
     }
+
+    /// Copies a closed chain's SQLite files (not its journal) from one data directory to another, replacing what is
+    /// there: a database as it was at some point, to put behind a later journal (what a kill -9 leaves).
+    static func copyDatabase(_ from: URL, _ to: URL) throws {
+        try FileManager.default.createDirectory(at: to, withIntermediateDirectories: true)
+        for file in ["chain.sqlite", "chain.sqlite-wal", "chain.sqlite-shm"] {
+            try? FileManager.default.removeItem(at: to.appendingPathComponent(file))
+            if FileManager.default.fileExists(atPath: from.appendingPathComponent(file).path) {
+                try FileManager.default.copyItem(at: from.appendingPathComponent(file), to: to.appendingPathComponent(file))
+            }
+        }
+    }
 }
 
 struct FixtureError: Error, CustomStringConvertible {

@@ -105,16 +105,6 @@ import Testing
             try? FileManager.default.removeItem(at: directory)
             try? FileManager.default.removeItem(at: saved)
         }
-        let files = ["chain.sqlite", "chain.sqlite-wal", "chain.sqlite-shm"]
-        func copy(_ from: URL, _ to: URL) throws {
-            try FileManager.default.createDirectory(at: to, withIntermediateDirectories: true)
-            for file in files {
-                try? FileManager.default.removeItem(at: to.appendingPathComponent(file))
-                if FileManager.default.fileExists(atPath: from.appendingPathComponent(file).path) {
-                    try FileManager.default.copyItem(at: from.appendingPathComponent(file), to: to.appendingPathComponent(file))
-                }
-            }
-        }
         // Each chain is closed and released before its files are copied (SQLite deletes its WAL when it closes).
         func send(_ nonces: Range<UInt64>) async throws -> (blocks: [UInt64: Block], balance: UInt256) {
             let chain = try await DevChain(config: .deterministic(), storage: .directory(directory))
@@ -129,12 +119,12 @@ import Testing
             return (blocks, balance)
         }
         _ = try await send(0..<4)
-        try copy(directory, saved)  // the database at block 4
+        try F.copyDatabase(directory, saved)  // the database at block 4
         let (blocks, balance) = try await send(4..<7)  // blocks 5–7, in the database and the journal
         let journal = try Data(contentsOf: directory.appendingPathComponent("chain.journal"))
 
         // The database at block 4, the journal holding blocks 5–7.
-        try copy(saved, directory)
+        try F.copyDatabase(saved, directory)
         do {
             let replayed = try await DevChain(config: .deterministic(), storage: .directory(directory))
             #expect(await replayed.blockNumber() == 7)
@@ -145,7 +135,7 @@ import Testing
         }
 
         // The same with block 7's record cut short: blocks 5 and 6 come back, and the chain goes on from 6.
-        try copy(saved, directory)
+        try F.copyDatabase(saved, directory)
         try journal.dropLast(10).write(to: directory.appendingPathComponent("chain.journal"))
         let cut = try await DevChain(config: .deterministic(), storage: .directory(directory))
         #expect(await cut.blockNumber() == 6)

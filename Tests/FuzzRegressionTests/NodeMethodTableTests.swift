@@ -6,7 +6,7 @@ import Testing
 import TestSupport
 
 /// docs/NODE.md's method table is rendered from the node's own method list (``FuzzHarness/nodeMethods``, which
-/// NodeMethodListTests checks against the dispatcher, plus the WebSocket-only subscription methods, checked here
+/// NodeMethodListTests checks against the dispatcher, plus the subscription methods (WebSocket and IPC only), checked here
 /// against the handler), next to anvil's and Hardhat's method names. The test fails when the table in the doc
 /// differs from the rendering; `make method-table` (`CARCHAIN_WRITE_METHOD_TABLE=1`) rewrites it.
 @Suite struct NodeMethodTableTests {
@@ -32,13 +32,13 @@ import TestSupport
         #expect(current == rendered, "docs/NODE.md's method table is out of date: run `make method-table`")
     }
 
-    /// The subscription methods the table lists as WebSocket-only are answered on a connection with subscriptions.
-    @Test func webSocketMethodsAreServed() async throws {
+    /// The subscription methods the table lists as WebSocket and IPC only are answered on a connection with subscriptions.
+    @Test func subscriptionMethodsAreServed() async throws {
         let chain = try await DevChain(config: .deterministic())
         defer { Task { await chain.close() } }
         let handler = NodeRPCHandler(chain: chain)
         let session = SubscriptionSession(chain: handler.chain)
-        for method in NodeMethodTable.webSocketMethods {
+        for method in NodeMethodTable.subscriptionMethods {
             let body = #"{"jsonrpc":"2.0","id":1,"method":"\#(method)","params":["newHeads"]}"#
             let answer = String(decoding: await handler.handle(Array(body.utf8), subscriptions: session), as: UTF8.self)
             #expect(!answer.contains("-32601"), "\(method): \(answer)")
@@ -50,8 +50,8 @@ import TestSupport
 /// The rows of the method table: one per method (aliases of one dev method share a row), what carchain serves and
 /// what anvil and Hardhat call it.
 enum NodeMethodTable {
-    /// Served on WebSocket connections only (over HTTP they answer -32001, as geth does).
-    static let webSocketMethods = ["eth_subscribe", "eth_unsubscribe"]
+    /// Served on connections that carry notifications, WebSocket and IPC (over HTTP they answer -32001, as geth does).
+    static let subscriptionMethods = ["eth_subscribe", "eth_unsubscribe"]
 
     /// anvil's methods: the `rename`/`alias` names of `EthRequest` in foundry-rs/foundry
     /// crates/anvil/core/src/eth/mod.rs at commit 2a5df2c4d8.
@@ -133,14 +133,14 @@ enum NodeMethodTable {
 
     /// The table, between the doc's markers (a leading and trailing newline included).
     static func render() -> String {
-        let served = FuzzHarness.nodeMethods + webSocketMethods
+        let served = FuzzHarness.nodeMethods + subscriptionMethods
         var rows: [String: (carchain: [String], anvil: [String], hardhat: [String])] = [:]
         for name in served { rows[row(of: name), default: ([], [], [])].carchain.append(name) }
         for name in anvil { rows[row(of: name), default: ([], [], [])].anvil.append(name) }
         for name in hardhat { rows[row(of: name), default: ([], [], [])].hardhat.append(name) }
         func cell(_ names: [String]) -> String {
             names.isEmpty ? "—" : Array(Set(names)).sorted().map { name in
-                webSocketMethods.contains(name) ? "`\(name)` (WebSocket)" : "`\(name)`"
+                subscriptionMethods.contains(name) ? "`\(name)` (WebSocket, IPC)" : "`\(name)`"
             }.joined(separator: ", ")
         }
         let servedRows = rows.values.filter { !$0.carchain.isEmpty }.count
@@ -157,7 +157,7 @@ enum NodeMethodTable {
                 // The names differ between the tools: each column lists its own.
                 lines.append("| \(key) | \(r.carchain.isEmpty ? "not served" : cell(r.carchain)) | \(cell(r.anvil)) | \(cell(r.hardhat)) |")
             } else {
-                let here = r.carchain.isEmpty ? "not served" : webSocketMethods.contains(key) ? "yes (WebSocket)" : "yes"
+                let here = r.carchain.isEmpty ? "not served" : subscriptionMethods.contains(key) ? "yes (WebSocket, IPC)" : "yes"
                 lines.append("| `\(key)` | \(here) | \(r.anvil.isEmpty ? "—" : "yes") | \(r.hardhat.isEmpty ? "—" : "yes") |")
             }
         }

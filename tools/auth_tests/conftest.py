@@ -55,8 +55,8 @@ class Response:
 class Node(NodeProcess):
     """A `carchain node --ephemeral --port 0` process and an HTTP client for it."""
 
-    def __init__(self, binary: Path):
-        super().__init__([str(binary), "node", "--ephemeral", "--port", "0", "--host", "127.0.0.1"])
+    def __init__(self, binary: Path, *options: str):
+        super().__init__([str(binary), "node", "--ephemeral", "--port", "0", "--host", "127.0.0.1", *options])
 
     def request(self, method: str, path: str, body=None, *, headers=None, query=None, form=None, raw=None,
                 source: str | None = None, timeout: float = 300) -> Response:

@@ -4,12 +4,14 @@ and session cookies."""
 
 from __future__ import annotations
 
+import subprocess
 import time
 import urllib.parse
 
 import pytest
 
-from conftest import API_KEY, decode_jwt, unique_email
+from conftest import API_KEY, Node, decode_jwt, unique_email
+from pytest_support import carchain_binary
 
 
 def test_create_get_update_delete_user(firebase, node):
@@ -177,6 +179,50 @@ def test_sign_in_with_email_link(firebase, node):
     assert claims["email_verified"] is True
     user = auth.get_user(body["localId"])
     assert user.email_verified is True
+
+
+def test_link_domain_is_refused_as_firebase_refuses_an_unconfigured_one(firebase, node):
+    # Firebase takes a linkDomain only when it is a custom domain of the project's Hosting; an emulated project has no
+    # Hosting, so every linkDomain gets the answer real Firebase gives for one it does not serve (the Admin SDK maps it).
+    auth = firebase
+    email = unique_email()
+    auth.create_user(email=email)
+    settings = auth.ActionCodeSettings("https://app.example.com/finish", handle_code_in_app=True, link_domain="cool.link")
+    with pytest.raises(auth.InvalidHostingLinkDomainError) as raised:
+        auth.generate_sign_in_with_email_link(email, action_code_settings=settings)
+    assert "(INVALID_HOSTING_LINK_DOMAIN)" in str(raised.value)
+    assert "This cannot be a default hosting domain (web.app or firebaseapp.com)." in str(raised.value)
+    # Without linkDomain the same request makes a link.
+    assert auth.generate_sign_in_with_email_link(
+        email, auth.ActionCodeSettings("https://app.example.com/finish", handle_code_in_app=True)).startswith("http://")
+
+
+def test_project_id_option_names_the_project_of_api_key_calls(firebase, node):
+    # `--project-id` is what `firebase emulators:start --project` is: the project an API-key call (no project in its
+    # path) signs in to, so an Admin SDK app initialised for that project verifies the ID tokens.
+    import firebase_admin
+
+    other = Node(carchain_binary(), "--project-id", "carchain-it", "--no-app")
+    try:
+        app = firebase_admin.initialize_app(options={"projectId": "carchain-it"}, name="carchain-it")
+        try:
+            token = firebase.create_custom_token("it-user", app=app).decode()
+            response = other.client("signInWithCustomToken", {"token": token, "returnSecureToken": True})
+            assert response.status == 200, response.body
+            id_token = response.json()["idToken"]
+            _, payload = decode_jwt(id_token)
+            assert payload["aud"] == "carchain-it"
+            assert payload["iss"] == "https://securetoken.google.com/carchain-it"
+            assert firebase.verify_id_token(id_token, app=app)["uid"] == "it-user"
+            with pytest.raises(firebase.InvalidIdTokenError):
+                firebase.verify_id_token(id_token)  # the default app is demo-carchain's
+        finally:
+            firebase_admin.delete_app(app)
+    finally:
+        other.stop()
+    bad = subprocess.run([str(carchain_binary()), "node", "--ephemeral", "--port", "0", "--project-id", "no/slash"],
+                         capture_output=True, text=True, timeout=60)
+    assert bad.returncode != 0 and "--project-id" in bad.stderr and bad.stdout == ""
 
 
 def test_revoke_refresh_tokens_and_check_revoked(firebase, node):

@@ -1,4 +1,5 @@
-"""web3.py's module test classes over sync and async HTTP against `carchain node` (fixtures in conftest.py).
+"""web3.py's module test classes over sync and async HTTP against `carchain node` (fixtures in conftest.py; the async
+classes shared with the WebSocket run and their marks are in module_classes.py).
 
 The classes and their overrides follow web3.py's tests/integration/go_ethereum/{common,test_goethereum_http}.py.
 What geth's own suite marks xfail is marked the same way here, with geth's reason; the admin classes are left out
@@ -9,11 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from web3 import AsyncWeb3, AutoProvider
+from web3 import AsyncWeb3
 from web3._utils.module_testing import (
-    AsyncEthModuleTest,
     AsyncNetModuleTest,
-    EthModuleTest,
     GoEthereumAsyncDebugModuleTest,
     GoEthereumAsyncTxPoolModuleTest,
     GoEthereumDebugModuleTest,
@@ -21,26 +20,9 @@ from web3._utils.module_testing import (
     NetModuleTest,
     Web3ModuleTest,
 )
-from web3._utils.module_testing.web3_module import AsyncWeb3ModuleTest
 from web3.providers.rpc import AsyncHTTPProvider
 
-# geth's suite marks these xfail(strict=False), "Inconsistently creating timeout issues.": the "unmined" ones race
-# the dev-mode miner (a block can be sealed between sending and asking), the estimates time out on a loaded geth.
-# They run here and are expected to pass; strict=False only keeps geth's tolerance of the race.
-GETH_FLAKY = pytest.mark.xfail(reason="geth's suite: Inconsistently creating timeout issues.", strict=False)
-
-# geth's suite marks both typed-data tests xfail ("eth_signTypedData has not been released in geth"). The node serves
-# eth_signTypedData, and the sync test_eth_sign_typed_data runs and passes; these two cannot pass against any node:
-# - test_invalid_eth_sign_typed_data expects web3's in-process Web3ValueError (eth-tester's), while a node's refusal
-#   arrives as a JSON-RPC error (Web3RPCError; the node answers -32602 naming the short Person[2] array);
-# - the async test_eth_sign_typed_data fails inside web3's async ENS-name middleware (`async_map_if_collection`
-#   unpacks each typed-data member as a pair: "too many values to unpack") before any request is sent.
-GETH_XFAIL_INVALID_TYPED_DATA = pytest.mark.xfail(
-    reason="geth's suite: eth_signTypedData has not been released in geth (expects eth-tester's in-process "
-    "Web3ValueError; a node answers a JSON-RPC error)", raises=Exception)
-GETH_XFAIL_ASYNC_TYPED_DATA = pytest.mark.xfail(
-    reason="geth's suite: eth_signTypedData has not been released in geth (web3's async ENS middleware fails on the "
-    "typed data before sending it)", raises=ValueError)
+from module_classes import CarchainAsyncEthModuleTest, CarchainAsyncWeb3ModuleTest, CarchainEthModuleTest
 
 
 class TestCarchainWeb3ModuleTest(Web3ModuleTest):
@@ -48,39 +30,8 @@ class TestCarchainWeb3ModuleTest(Web3ModuleTest):
         assert client_version.startswith("carchain")
 
 
-class TestCarchainEthModuleTest(EthModuleTest):
-    # geth's test_goethereum_http.py adds this one (a batch through web3's AutoProvider).
-    def test_auto_provider_batching(self, auto_w3) -> None:
-        with auto_w3.batch_requests() as batch:
-            assert isinstance(auto_w3.provider, AutoProvider)
-            assert auto_w3.provider._is_batching
-            assert auto_w3.provider._batching_context is not None
-            batch.add(auto_w3.eth.get_block("latest"))
-            batch.add(auto_w3.eth.get_block("earliest"))
-            batch.add(auto_w3.eth.get_block("pending"))
-            results = batch.execute()
-        assert not auto_w3.provider._is_batching
-        assert len(results) == 3
-
-    @GETH_XFAIL_INVALID_TYPED_DATA
-    def test_invalid_eth_sign_typed_data(self, w3, keyfile_account_address_dual_type, skip_if_testrpc):
-        super().test_invalid_eth_sign_typed_data(w3, keyfile_account_address_dual_type, skip_if_testrpc)
-
-    @GETH_FLAKY
-    def test_eth_estimate_gas(self, w3, keyfile_account_address_dual_type):
-        super().test_eth_estimate_gas(w3, keyfile_account_address_dual_type)
-
-    @GETH_FLAKY
-    def test_eth_estimate_gas_with_block(self, w3, keyfile_account_address_dual_type):
-        super().test_eth_estimate_gas_with_block(w3, keyfile_account_address_dual_type)
-
-    @GETH_FLAKY
-    def test_eth_get_transaction_receipt_unmined(self, w3, keyfile_account_address_dual_type):
-        super().test_eth_get_transaction_receipt_unmined(w3, keyfile_account_address_dual_type)
-
-    @GETH_FLAKY
-    def test_eth_wait_for_transaction_receipt_unmined(self, w3, keyfile_account_address_dual_type):
-        super().test_eth_wait_for_transaction_receipt_unmined(w3, keyfile_account_address_dual_type)
+class TestCarchainEthModuleTest(CarchainEthModuleTest):
+    pass
 
 
 class TestCarchainNetModuleTest(NetModuleTest):
@@ -98,9 +49,8 @@ class TestCarchainTxPoolModuleTest(GoEthereumTxPoolModuleTest):
 # -- async -- #
 
 
-class TestCarchainAsyncWeb3ModuleTest(AsyncWeb3ModuleTest):
-    def _check_web3_client_version(self, client_version):
-        assert client_version.startswith("carchain")
+class TestCarchainAsyncWeb3ModuleTest(CarchainAsyncWeb3ModuleTest):
+    pass
 
 
 class TestCarchainAsyncNetModuleTest(AsyncNetModuleTest):
@@ -115,20 +65,7 @@ class TestCarchainAsyncTxPoolModuleTest(GoEthereumAsyncTxPoolModuleTest):
     pass
 
 
-class TestCarchainAsyncEthModuleTest(AsyncEthModuleTest):
-    @GETH_XFAIL_ASYNC_TYPED_DATA
-    @pytest.mark.asyncio
-    async def test_eth_sign_typed_data(self, async_w3, keyfile_account_address_dual_type, async_skip_if_testrpc):
-        await super().test_eth_sign_typed_data(async_w3, keyfile_account_address_dual_type, async_skip_if_testrpc)
-
-    @GETH_XFAIL_INVALID_TYPED_DATA
-    @pytest.mark.asyncio
-    async def test_invalid_eth_sign_typed_data(
-        self, async_w3, keyfile_account_address_dual_type, async_skip_if_testrpc
-    ):
-        await super().test_invalid_eth_sign_typed_data(
-            async_w3, keyfile_account_address_dual_type, async_skip_if_testrpc)
-
+class TestCarchainAsyncEthModuleTest(CarchainAsyncEthModuleTest):
     # geth's test_goethereum_http.py adds these two (the async HTTP provider's session cache).
     @pytest.mark.asyncio
     async def test_async_http_provider_disconnects_gracefully(self, async_w3) -> None:

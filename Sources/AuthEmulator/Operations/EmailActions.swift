@@ -5,7 +5,7 @@ extension AuthEmulator {
     /// them for `GET /emulator/v1/projects/{p}/oobCodes`. An administrator with `returnOobLink` (the Admin SDK's
     /// `generate_password_reset_link`, `generate_email_verification_link`, `generate_sign_in_with_email_link`) gets
     /// the code and link in the answer. Errors: `MISSING_REQ_TYPE`, `INSUFFICIENT_PERMISSION` (`returnOobLink`
-    /// from a client), `INVALID_CONTINUE_URI`, `MISSING_EMAIL`, `INVALID_EMAIL`, `EMAIL_NOT_FOUND` (a reset for an
+    /// from a client), `INVALID_CONTINUE_URI`, `INVALID_HOSTING_LINK_DOMAIN` (any `linkDomain`: no Hosting here), `MISSING_EMAIL`, `INVALID_EMAIL`, `EMAIL_NOT_FOUND` (a reset for an
     /// unknown email, only with email enumeration protection off: with it on the answer is the same as for a known
     /// email), `USER_NOT_FOUND` (an administrator's verification link for an unknown email), and the ID token
     /// errors for a client's `VERIFY_EMAIL`.
@@ -26,6 +26,15 @@ extension AuthEmulator {
         if returnLink, !context.privileged { throw .badRequest(.insufficientPermission) }
         if let continueURL = request.continueUrl, !Self.isAbsoluteURL(continueURL) {
             throw .badRequest(.invalidContinueURI, "((expected an absolute URI with valid scheme and host))")
+        }
+        // A link domain must be a custom domain the project's Firebase Hosting serves, never its default web.app or
+        // firebaseapp.com one; an emulated project has no Hosting, so the service answers as Firebase does for a
+        // project without that domain (the Admin SDK's integration suite, test_auth_error_parse, expects this).
+        if let linkDomain = request.linkDomain, !linkDomain.isEmpty {
+            throw .badRequest(
+                .invalidHostingLinkDomain,
+                "The provided hosting link domain is not configured in Firebase Hosting or is not owned by the current "
+                    + "project. This cannot be a default hosting domain (web.app or firebaseapp.com).")
         }
         let email: String
         var newEmail: String?

@@ -70,6 +70,8 @@ public struct AuthErrorCode: RawRepresentable, Hashable, Sendable, CustomStringC
     public static let missingRequestType = AuthErrorCode(rawValue: "MISSING_REQ_TYPE")
     /// sendOobCode: `continueUrl` is not an absolute URL.
     public static let invalidContinueURI = AuthErrorCode(rawValue: "INVALID_CONTINUE_URI")
+    /// sendOobCode: `linkDomain` is not a custom domain of the project's Firebase Hosting (an emulated project has none).
+    public static let invalidHostingLinkDomain = AuthErrorCode(rawValue: "INVALID_HOSTING_LINK_DOMAIN")
     /// No account has this email (only when email enumeration protection is off).
     public static let emailNotFound = AuthErrorCode(rawValue: "EMAIL_NOT_FOUND")
     /// Wrong password (only when email enumeration protection is off).

@@ -12,6 +12,8 @@ extension AuthWire {
         /// Where the action page sends the user afterwards (an absolute URL).
         public var continueUrl: String?
         public var canHandleCodeInApp: Bool?
+        /// The custom Firebase Hosting domain a mobile app opens the link on (`ActionCodeSettings.linkDomain`).
+        public var linkDomain: String?
         /// Admin only: answer the code and the link instead of "sending" them.
         public var returnOobLink: Bool?
         /// `VERIFY_AND_CHANGE_EMAIL`: the email to change to once it is verified.

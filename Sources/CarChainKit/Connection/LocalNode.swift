@@ -27,11 +27,12 @@ public struct LocalNode: Sendable {
     /// `deployCarChain` false (`--no-carchain`) leaves a new chain without the CarChain contract.
     /// `blocks` (concatenated RLP blocks, `--import`) are imported before anything is served, with `progress`
     /// called per block; `finalized` then sets the block `safe` and `finalized` name (`--finalized`).
+    /// `authProjectId` is the auth emulator's default project (`--project-id`): the one API-key calls sign in to.
     public static func open(
         config: ChainConfig, directory: URL?, limits: NodeRPCHandler.Limits = NodeRPCHandler.Limits(),
         blocks: [UInt8]? = nil, finalized: BlockID? = nil,
         progress: (@Sendable (_ done: Int, _ total: Int, _ number: UInt64) -> Void)? = nil, deployCarChain: Bool = true,
-        fork: ForkCache? = nil
+        fork: ForkCache? = nil, authProjectId: String = AuthEmulator.defaultProjectId
     ) async throws -> LocalNode {
         let chain: DevChain
         var forkLock: ChainLock?
@@ -73,9 +74,9 @@ public struct LocalNode: Sendable {
         let auth: AuthEmulator
         do {
             if let directory {
-                auth = try await AuthEmulator.open(dataDirectory: directory.appendingPathComponent("auth").path)
+                auth = try await AuthEmulator.open(dataDirectory: directory.appendingPathComponent("auth").path, projectId: authProjectId)
             } else {
-                auth = try await AuthEmulator.ephemeral()
+                auth = try await AuthEmulator.ephemeral(projectId: authProjectId)
             }
         } catch {
             await chain.close()

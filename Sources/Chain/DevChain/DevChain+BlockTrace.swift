@@ -65,8 +65,8 @@ extension DevChain {
         return trace
     }
 
-    /// Replays `block` (not genesis) on its parent's state: the start-of-block system calls (EIP-4788,
-    /// EIP-2935), then its transactions `0...last`, tracing those `tracing` selects. The traced ones share
+    /// Replays `block` (not genesis) on the state it was mined on — its parent's, plus the dev changes made before it
+    /// (DevChain+PreBlockChanges.swift) —: the start-of-block system calls (EIP-4788, EIP-2935), then its transactions `0...last`, tracing those `tracing` selects. The traced ones share
     /// `traceLimits.maxBytes`; all share `limits.timeout`.
     func replay(
         _ block: Block, through last: Int, tracing: (Int) -> Bool, tracer: TracerConfiguration, limits: CallLimits,
@@ -78,6 +78,9 @@ extension DevChain {
         let env = environment(of: block.header)
         let hashes = blockHashFunction(upTo: block.number - 1)
         var start = JournaledState(state: try self.state(at: block.number - 1), blockHashes: hashes)
+        // The dev changes made between the parent and the block are part of the state it was mined on.
+        let devChanges = try self.devChanges(before: block.number)
+        if !devChanges.isEmpty { devChanges.apply(to: &start) }
         SystemCalls.beginBlock(
             parentHash: block.header.parentHash, parentBeaconBlockRoot: block.header.parentBeaconBlockRoot, in: &start,
             block: env, fork: fork)

@@ -8,20 +8,7 @@ extension DevChain {
     /// as when they were made), and the settings (the one-shot ones only when the head is still the one they were
     /// made on, and only while they still make sense: a next timestamp must be after the head's).
     func restoreJournal(_ restored: (pending: PendingDevState, settings: DevJournal.Settings?)) throws(ChainError) {
-        let pending = restored.pending
-        for (address, fields) in pending.accounts.sorted(by: { $0.key < $1.key }) {
-            guard let fields else {
-                if working.state.accounts[address] != nil { _ = working.markSelfDestructed(address) }
-                continue
-            }
-            working.setNonce(address, fields.nonce)
-            if working.code(at: address) != fields.code { working.setCode(address, fields.code) }
-            working.setBalance(address, fields.balance)
-        }
-        for (slot, value) in pending.slots.sorted(by: { ($0.key.address, $0.key.key) < ($1.key.address, $1.key.key) }) {
-            working.setStorage(slot.address, slot.key, value)
-        }
-        working.finalize(rules: ForkRules(.homestead))
+        restored.pending.apply(to: &working)
         guard let settings = restored.settings else { return }
         if settings.chainId != 0 { chainIdBox.withLock { $0 = settings.chainId } }
         timeOffset = settings.timeOffset

@@ -195,6 +195,8 @@ extension DevChain {
         func putBack() {
             if let saved { working = saved } else if mayAbandon { undoUnminedBlock(fork: fork) }
         }
+        // The dev changes the block is built on, kept with it for replays (DevChain+PreBlockChanges.swift).
+        let devChanges = working.changes.isEmpty ? nil : pendingState(of: working)
         // Forked: a block that read state not fetched yet is abandoned whole (DevChain+Fork.swift).
         let forkGuard = ForkMiningGuard(self)
         SystemCalls.beginBlock(parentHash: headHash, parentBeaconBlockRoot: beaconRoot, in: &working, block: env, fork: fork)
@@ -324,7 +326,7 @@ extension DevChain {
             try persist(
                 ChainStore.BlockWrite(
                     header: header, hash: block.hash, transactions: included, senders: senders, receipts: stored,
-                    logs: blockLogs, diff: diff, state: writes))
+                    logs: blockLogs, diff: diff, state: writes, devChanges: devChanges))
         } catch {
             // Nothing was written: put the state and the tries back as they were before the block (pending dev
             // changes included in the block are lost with it) and the transactions back in the pool.
@@ -334,7 +336,7 @@ extension DevChain {
             throw error
         }
 
-        adopt(block, diff: diff, receipts: stored, logs: blockLogs)
+        adopt(block, diff: diff, receipts: stored, logs: blockLogs, devChanges: devChanges ?? PendingDevState())
         var failed: [Int: [UInt8]] = [:]
         for (i, outcome) in outcomes.enumerated() where !outcome.isSuccess { failed[i] = outcome.output }
         blockCache[header.number]?.revertData = failed
@@ -361,8 +363,10 @@ extension DevChain {
 
     /// Makes a block that is in the database the head (mined or imported; the tries already hold its state): its
     /// hash, caches, and the announcement to head subscribers.
+    /// `devChanges`: the dev changes it was mined on (none for an imported block).
     func adopt(
-        _ block: Block, diff: StateDiff, receipts stored: [StoredReceipt], logs: [(transactionIndex: Int, log: Log)]
+        _ block: Block, diff: StateDiff, receipts stored: [StoredReceipt], logs: [(transactionIndex: Int, log: Log)],
+        devChanges: PendingDevState = PendingDevState()
     ) {
         let number = block.header.number
         devSettings.nextBaseFee = nil  // anvil_setNextBlockBaseFeePerGas names one block
@@ -371,6 +375,7 @@ extension DevChain {
         hashes.append(block.hash)
         diffCache[number] = diff
         blockCache[number] = minedBlock(block, stored: stored, logs: logs)
+        blockCache[number]?.devChanges = devChanges
         unwritten.add(block: number, hashes: block.transactions.map(\.hash))
         unwritten.forget(through: store.writtenThrough)
         trimCaches()

@@ -360,6 +360,9 @@ struct MinedBlock: Sendable {
     /// The revert data of each failed transaction, by index, for a block this chain mined (kept while the block is
     /// cached: ``DevChain/revertData(transaction:)`` answers from it instead of re-executing the block).
     var revertData: [Int: [UInt8]]?
+    /// The dev changes the block was mined on (DevChain+PreBlockChanges.swift): set for a block this chain mined or
+    /// imported, and once read from the database; nil while not read yet.
+    var devChanges: PendingDevState?
 
     /// Every receipt, in order.
     var receipts: [Receipt] { stored.indices.map(receipt(at:)) }

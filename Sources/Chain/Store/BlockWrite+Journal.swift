@@ -6,7 +6,8 @@ extension ChainStore.BlockWrite {
     /// The block as a ``BlockJournal`` record: everything the database gets from it, as RLP —
     /// `[header, hash, [transaction…], [sender…], [receipt…], [[txIndex, address, [topic…], data]…], diff,
     /// [[[address, exists, nonce, balance, codeHash]…], [cleared address…], [[address, slot, value]…], [[hash, code]…]],
-    /// [ommer…], [withdrawal…]]`.
+    /// [ommer…], [withdrawal…]]`, then, for a block mined on dev changes, their encoding (``PendingDevState/encoded``; a
+    /// record without it, as an earlier build wrote, is a block without them).
     var journalRecord: [UInt8] {
         let state = RLPItem.list([
             .list(
@@ -23,25 +24,29 @@ extension ChainStore.BlockWrite {
                 }),
             .list(self.state.codes.map { .list([.bytes($0.0.bytes), .bytes($0.1)]) }),
         ])
-        return RLP.encode(
-            .list([
-                .bytes(header.encoded), .bytes(hash.bytes), .list(transactions.map { .bytes($0.encoded) }),
-                .list(senders.map { .bytes($0.bytes) }), .list(receipts.map { .bytes($0.encoded) }),
-                .list(
-                    logs.map { entry in
-                        .list([
-                            RLPItem(unsignedInteger: UInt64(entry.transactionIndex)), .bytes(entry.log.address.bytes),
-                            .list(entry.log.topics.map { .bytes($0.bytes) }), .bytes(entry.log.data),
-                        ])
-                    }),
-                .bytes(diff.encoded), state, .list(ommers.map(\.rlp)), .list(withdrawals.map(\.rlp)),
-            ]))
+        var fields: [RLPItem] = [
+            .bytes(header.encoded), .bytes(hash.bytes), .list(transactions.map { .bytes($0.encoded) }),
+            .list(senders.map { .bytes($0.bytes) }), .list(receipts.map { .bytes($0.encoded) }),
+            .list(
+                logs.map { entry in
+                    .list([
+                        RLPItem(unsignedInteger: UInt64(entry.transactionIndex)), .bytes(entry.log.address.bytes),
+                        .list(entry.log.topics.map { .bytes($0.bytes) }), .bytes(entry.log.data),
+                    ])
+                }),
+            .bytes(diff.encoded), state, .list(ommers.map(\.rlp)), .list(withdrawals.map(\.rlp)),
+        ]
+        if let devChanges, !devChanges.isEmpty { fields.append(.bytes(devChanges.encoded)) }
+        return RLP.encode(.list(fields))
     }
 
     /// Decodes ``journalRecord``.
     init(journalRecord bytes: [UInt8]) throws(ChainError) {
         do {
-            let f = try RLP.decode(bytes).list(expectedCount: 10)
+            let decoded = try RLP.decode(bytes)
+            var count = 10
+            if case .list(let items) = decoded, items.count == 11 { count = 11 }
+            let f = try decoded.list(expectedCount: count)
             header = try BlockHeader(encoded: try f[0].byteString())
             hash = try Bytes32(rlp: f[1])
             guard case .list(let txItems) = f[2], case .list(let senderItems) = f[3], case .list(let receiptItems) = f[4],
@@ -99,6 +104,7 @@ extension ChainStore.BlockWrite {
             for item in ommerItems { ommers.append(try BlockHeader(encoded: RLP.encode(item))) }
             withdrawals = []
             for item in withdrawalItems { withdrawals.append(try Withdrawal(rlp: item)) }
+            if f.count == 11 { devChanges = try PendingDevState(encoded: try f[10].byteString()) }
         } catch let error as ChainError {
             throw error
         } catch {

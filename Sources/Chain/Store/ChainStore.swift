@@ -202,6 +202,7 @@ struct ChainStore: Sendable {
                 CREATE TABLE IF NOT EXISTS state_diffs (block_number INTEGER PRIMARY KEY, diff BLOB NOT NULL);
                 CREATE TABLE IF NOT EXISTS bodies (
                     block_number INTEGER PRIMARY KEY, ommers BLOB NOT NULL, withdrawals BLOB);
+                CREATE TABLE IF NOT EXISTS block_dev_changes (block_number INTEGER PRIMARY KEY, changes BLOB NOT NULL);
                 """)
     }
 
@@ -253,6 +254,8 @@ struct ChainStore: Sendable {
         var ommers: [BlockHeader] = []
         /// The withdrawals (imported blocks only; a mined block's list is empty).
         var withdrawals: [Withdrawal] = []
+        /// The dev changes the block was mined on (DevChain+PreBlockChanges.swift), nil when none.
+        var devChanges: PendingDevState? = nil
     }
 
     /// Makes a mined block durable and queues it for the database: in the journal on return (on disk), in the
@@ -348,6 +351,9 @@ struct ChainStore: Sendable {
                     number, .bytes(RLP.encode(.list(block.ommers.map(\.rlp)))),
                     .bytes(RLP.encode(.list(block.withdrawals.map(\.rlp)))))
         }
+        if let changes = block.devChanges, !changes.isEmpty {
+            try BoundStatement(db, "INSERT INTO block_dev_changes (block_number, changes) VALUES (?, ?)").run(number, .bytes(changes.encoded))
+        }
     }
 
     private static func writeState(_ writes: CommittedState.Writes, _ db: Database) throws {
@@ -398,7 +404,7 @@ struct ChainStore: Sendable {
                     try Self.revertState(diff, db)
                 }
                 try db.execute(sql: "DELETE FROM blocks WHERE number > ?", arguments: [from])
-                for table in ["transactions", "receipts", "logs", "state_diffs", "bodies"] {
+                for table in ["transactions", "receipts", "logs", "state_diffs", "bodies", "block_dev_changes"] {
                     try db.execute(sql: "DELETE FROM \(table) WHERE block_number > ?", arguments: [from])
                 }
             }
@@ -705,6 +711,34 @@ struct ChainStore: Sendable {
             }
         }
         return out
+    }
+
+    /// The dev changes block `number` was mined on, nil when it has none.
+    func devChanges(block number: UInt64) throws(ChainError) -> PendingDevState? {
+        try writer.wait(through: number)
+        let blob = try guarded("reading the dev changes of block \(number)") {
+            try queue.inDatabase { db in
+                try Data.fetchOne(
+                    db, sql: "SELECT changes FROM block_dev_changes WHERE block_number = ?", arguments: [Int64(bitPattern: number)])
+            }
+        }
+        guard let blob else { return nil }
+        do { return try PendingDevState(encoded: [UInt8](blob)) } catch {
+            throw .storage("block \(number): the stored dev changes do not decode: \(error)")
+        }
+    }
+
+    /// The numbers of the blocks among `from...to` mined on dev changes, in order.
+    func blocksWithDevChanges(from: UInt64, to: UInt64) throws(ChainError) -> [UInt64] {
+        try writer.wait(through: to)
+        return try guarded("reading which blocks have dev changes") {
+            try queue.inDatabase { db in
+                try Int64.fetchAll(
+                    db, sql: "SELECT block_number FROM block_dev_changes WHERE block_number BETWEEN ? AND ? ORDER BY block_number",
+                    arguments: [Int64(bitPattern: from), Int64(bitPattern: to)]
+                ).map { UInt64(bitPattern: $0) }
+            }
+        }
     }
 
     /// The state tables as a world state.

@@ -85,6 +85,8 @@ struct ChainExportCommand: AsyncParsableCommand {
         discussion: """
             Writes blocks --from N to --to M (default: 1 to the head; block 0 is the genesis, which the importing side creates from its own genesis) as concatenated RLP. `carchain chain import` and `geth import` read the file; a dev chain's blocks import on a chain from the same genesis (for a dev chain: the same --chain-id, --hardfork and dev accounts, and its genesis timestamp — export it with the chain's data directory, or start the other side from a copy).
 
+            Dev changes (anvil_setBalance, anvil_setCode, anvil_setStorageAt, anvil_loadState, …) are not in any block: the other side runs a block mined after them without them, computes another state root, and its import stops at the first such block. The export names those blocks on stderr (and in --json, minedOnDevChanges) and writes the file all the same.
+
             Examples:
               carchain chain export chain.rlp
               carchain chain export recent.rlp --from 100 --to 200 --data-dir /tmp/chain
@@ -116,6 +118,7 @@ struct ChainExportCommand: AsyncParsableCommand {
             throw CLIError("--from \(from) is after the head (block \(head))")
         }
         var data = Data()
+        let onDevChanges: [UInt64]
         do {
             // In slices, so a long chain is not decoded all at once.
             var start = from
@@ -125,6 +128,7 @@ struct ChainExportCommand: AsyncParsableCommand {
                 if end == last { break }
                 start = end + 1
             }
+            onDevChanges = try await chain.blocksMinedOnDevChanges(from: from, to: last)
         } catch {
             await chain.close()
             throw CLIError("export failed: \(error)")
@@ -134,10 +138,21 @@ struct ChainExportCommand: AsyncParsableCommand {
             throw CLIError("cannot write \(file): \(error.localizedDescription)")
         }
         let count = last - from + 1
+        if let first = onDevChanges.first {
+            // An RLP block holds transactions, not the dev changes it was mined on: the importing side computes another
+            // state for it and stops there.
+            let listed = onDevChanges.prefix(10).map(String.init).joined(separator: ", ") + (onDevChanges.count > 10 ? ", …" : "")
+            FileHandle.standardError.write(
+                Data(
+                    ("carchain: warning: \(onDevChanges.count) of the blocks (\(listed)) were mined after dev changes (anvil_setBalance, "
+                        + "anvil_setCode, anvil_setStorageAt, …), which an RLP file cannot hold: an import of this file stops at "
+                        + "block \(first) (state root mismatch)\n").utf8))
+        }
         if json {
             print(JSONValue.object([
                 ("from", .number(String(from))), ("to", .number(String(last))), ("blocks", .number(String(count))),
                 ("bytes", .number(String(data.count))), ("file", .string(file)),
+                ("minedOnDevChanges", .array(onDevChanges.map { .number(String($0)) })),
             ]).description)
         } else {
             print("exported blocks \(from)…\(last) (\(count) blocks, \(data.count) bytes) to \(file)")

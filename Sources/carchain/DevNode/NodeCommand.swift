@@ -1,4 +1,5 @@
 import ArgumentParser
+import AuthEmulator
 import CarChain
 import CarChainApp
 import CarChainKit
@@ -32,6 +33,8 @@ struct NodeCommand: AsyncParsableCommand {
               carchain node --ephemeral --mnemonic "$MNEMONIC" --derivation-path "m/44'/60'/0'/0/" --base-fee 0
               carchain node --ephemeral --load-state state.bin --dump-state state.bin --silent
               carchain node --fork-url http://127.0.0.1:8545 --fork-block-number 12 --port 8546
+              carchain node --ephemeral --ipc /tmp/carchain.ipc     (web3.py: Web3(Web3.IPCProvider("/tmp/carchain.ipc")))
+              carchain node --ephemeral --project-id my-project   (the Firebase Admin SDK with my-project's credentials: FIREBASE_AUTH_EMULATOR_HOST=127.0.0.1:8545)
               carchain node --open --eth-price 3000        (the CarChain web app at /app/, fees also in USD)
               carchain node --fork-url https://rpc.example.org --fork-block-number 7182113 --fork-chain-id 11155111 --no-fork-cache
 
@@ -102,6 +105,14 @@ struct NodeCommand: AsyncParsableCommand {
     var dumpState: String?
     @Option(help: ArgumentHelp("Load the accounts of a state FILE (written by --dump-state or anvil_dumpState) on start.", valueName: "file"))
     var loadState: String?
+    @Option(help: ArgumentHelp(
+        "Also serve JSON-RPC (every method, eth_subscribe included) on a Unix socket at PATH, as geth's --ipcpath and anvil's --ipc do (web3.py's IPCProvider, ethers' IpcSocketProvider); made mode 0600, removed on stop.",
+        valueName: "path"))
+    var ipc: String?
+    @Option(name: .customLong("project-id"), help: ArgumentHelp(
+        "The Firebase project the auth emulator serves requests that name none (API-key calls such as signUp; tokens get it as their audience), as firebase emulators:start --project does (default: demo-carchain).",
+        valueName: "id"))
+    var projectId: String = AuthEmulator.defaultProjectId
 
     /// Every fork name `--hardfork` accepts (also in any case, and paris as "merge"), from the Hardfork type.
     static var forkNames: String { ChainConfig.supportedHardforks.map { $0.name.lowercased() }.joined(separator: ", ") }
@@ -128,6 +139,9 @@ struct NodeCommand: AsyncParsableCommand {
         if genesis != nil && hardfork != nil { throw ValidationError("--genesis sets the forks: give --genesis or --hardfork, not both") }
         if noMining && blockTime != nil { throw ValidationError("give --no-mining or --block-time, not both") }
         if let finalized { _ = try ChainFileOptions.blockID(finalized, option: "--finalized") }
+        guard AuthRealm.isValidProjectId(projectId) else {
+            throw ValidationError("--project-id must be 1 to 128 letters, digits and -_.: (a Firebase project id), got \(projectId.prefix(60))")
+        }
         if verbose && silent { throw ValidationError("give --verbose or --silent, not both") }
         for origin in allowOrigin where !Self.isOrigin(origin) {
             throw ValidationError(
@@ -203,7 +217,8 @@ struct NodeCommand: AsyncParsableCommand {
         let fork = try await forkOptions.open(cacheDirectory: directory)
         let node = try await LocalNode.open(
             config: config, directory: directory, limits: limits, blocks: blocks, finalized: finalizedBlock,
-            progress: blocks.map { ImportProgress(total: $0.count).report }, deployCarChain: !noCarchain, fork: fork)
+            progress: blocks.map { ImportProgress(total: $0.count).report }, deployCarChain: !noCarchain, fork: fork,
+            authProjectId: projectId)
         if let note = node.startupNote {
             FileHandle.standardError.write(Data("carchain node: warning: \(note)\n".utf8))
         }
@@ -222,9 +237,28 @@ struct NodeCommand: AsyncParsableCommand {
         var logger = Logger(label: "carchain.node")
         logger.logLevel = verbose ? .info : silent ? .error : .warning
         let lock = await node.directoryLock
+        var ipcServer: IPCServer?
+        if let ipc {
+            do { ipcServer = try await IPCServer.bind(path: ipc, handler: node.handler, logger: logger) } catch {
+                await node.close()
+                throw CLIError("--ipc: \(error)")
+            }
+        }
         let banner = Banner(
             chain: node.chain, contract: node.contract, directory: directory, silent: silent,
-            showsKeys: accountOptions.usesTestMnemonic, servesApp: web != nil, manager: await Self.manager(of: node))
+            showsKeys: accountOptions.usesTestMnemonic, servesApp: web != nil, manager: await Self.manager(of: node),
+            authProject: node.auth.projectId, ipcPath: ipcServer?.path)
+        // The IPC endpoint serves beside the HTTP server and stops with it (SIGINT, SIGTERM), removing its socket.
+        let ipcTask = ipcServer.map { server in
+            Task {
+                do { try await server.run() } catch {
+                    // Cancelled: the node is stopping, and the socket is gone with it.
+                    if !Task.isCancelled {
+                        FileHandle.standardError.write(Data("carchain node: warning: the IPC endpoint stopped: \(error)\n".utf8))
+                    }
+                }
+            }
+        }
         do {
             let access = HTTPAccessPolicy(boundHost: host, extraHosts: allowHost, origins: allowOrigin.isEmpty ? nil : allowOrigin)
             let timeout = Duration.milliseconds(Int64((httpTimeout * 1000).rounded()))
@@ -239,7 +273,11 @@ struct NodeCommand: AsyncParsableCommand {
                     FileHandle.standardError.write(Data("carchain node: could not open the app: \(problem); open \(url)\(CarChainWebApp.path)\n".utf8))
                 }
             }
+            ipcTask?.cancel()
+            await ipcTask?.value
         } catch {
+            ipcTask?.cancel()
+            await ipcTask?.value
             try? await writeState(node)
             await node.close()
             throw CLIError("node stopped: \(error)")
@@ -278,6 +316,10 @@ struct NodeCommand: AsyncParsableCommand {
         var servesApp = false
         /// The CarChain contract's manager (`manager()`, its deployer), named so people know whose key manages the fleet.
         var manager: Address?
+        /// The auth emulator's default project (`--project-id`), named when it is not demo-carchain.
+        var authProject = AuthEmulator.defaultProjectId
+        /// The IPC socket (`--ipc`).
+        var ipcPath: String?
 
         func print(url: String) {
             if silent { return }
@@ -308,7 +350,9 @@ struct NodeCommand: AsyncParsableCommand {
                 }
                 lines.append(line)
             }
-            lines.append("auth emulator: \(url)/identitytoolkit.googleapis.com/v1/accounts:signUp?key=any")
+            let project = authProject == AuthEmulator.defaultProjectId ? "" : " (project \(authProject))"
+            lines.append("auth emulator: \(url)/identitytoolkit.googleapis.com/v1/accounts:signUp?key=any\(project)")
+            if let ipcPath { lines.append("ipc: \(ipcPath)") }
             if servesApp { lines.append("web app: \(url)\(CarChainWebApp.path)") }
             lines.append("")
             if showsKeys {

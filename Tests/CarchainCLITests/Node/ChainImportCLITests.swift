@@ -55,6 +55,7 @@ import TestSupport
         #expect(try Data(contentsOf: out) == Data(contentsOf: setup.chain))
         let part = try run(setup, ["chain", "export", out.path, "--from", "40", "--to", "45", "--data-dir", data, "--json"])
         #expect(try JSONValue(parsing: part.stdout)["blocks"] == .number("6"))
+        #expect(try JSONValue(parsing: part.stdout)["minedOnDevChanges"] == .array([]))  // imported blocks have none
     }
 
     @Test func badInputsAreOneLineAndExit1() throws {
