@@ -13,9 +13,9 @@ public enum StateMutability: String, Hashable, Sendable, CaseIterable {
 /// A contract function: name, parameters, return values, mutability.
 public struct ABIFunction: Hashable, Sendable, CustomStringConvertible {
     /// The function's name.
-    public var name: String
+    public var name: String { didSet { identify() } }
     /// The parameters.
-    public var inputs: [ABIParameter]
+    public var inputs: [ABIParameter] { didSet { identify() } }
     /// The return values.
     public var outputs: [ABIParameter]
     /// Mutability (`view` and `pure` functions are called, the others sent as transactions).
@@ -27,6 +27,9 @@ public struct ABIFunction: Hashable, Sendable, CustomStringConvertible {
         self.inputs = inputs
         self.outputs = outputs
         self.stateMutability = stateMutability
+        signature = ""
+        selector = ABISelector(rawValue: 0)
+        identify()
     }
 
     /// Parses a human-readable signature (`"function getCar(string plate) view returns (bool, string)"`)
@@ -38,11 +41,18 @@ public struct ABIFunction: Hashable, Sendable, CustomStringConvertible {
         self = f
     }
 
-    /// The canonical signature, `name(type1,type2)`, that the selector hashes.
-    public var signature: String { name + ABIType.tuple(inputTypes).description }
+    /// The canonical signature, `name(type1,type2)`, that the selector hashes (kept with the name and inputs: a
+    /// contract runtime reads it and the selector on every call).
+    public private(set) var signature: String
 
     /// The 4-byte selector.
-    public var selector: ABISelector { ABISelector(signature: signature) }
+    public private(set) var selector: ABISelector
+
+    /// Computes the signature and selector from the name and inputs.
+    private mutating func identify() {
+        signature = name + ABIType.tuple(inputTypes).description
+        selector = ABISelector(signature: signature)
+    }
 
     /// The parameter types.
     public var inputTypes: [ABIType] { inputs.map(\.type) }

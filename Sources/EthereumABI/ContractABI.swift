@@ -6,22 +6,50 @@ import EthereumPrimitives
 /// field) or from human-readable signatures (``init(humanReadable:)``).
 public struct ContractABI: Hashable, Sendable {
     /// Every entry, in the order given.
-    public var items: [ABIItem]
+    public var items: [ABIItem] { didSet { index = Index(items) } }
+
+    /// The functions and their lookups, kept with ``items`` (a contract runtime looks a function up on every call).
+    private var index: Index
 
     /// Creates an ABI from its entries.
-    public init(items: [ABIItem]) { self.items = items }
+    public init(items: [ABIItem]) {
+        self.items = items
+        index = Index(items)
+    }
+
+    /// The functions, and where to find them by selector, canonical signature and name.
+    private struct Index: Sendable {
+        var functions: [ABIFunction] = []
+        var bySelector: [ABISelector: Int] = [:]
+        var bySignature: [String: Int] = [:]
+        var byName: [String: [Int]] = [:]
+
+        init(_ items: [ABIItem]) {
+            for item in items {
+                guard case .function(let function) = item else { continue }
+                let position = functions.count
+                functions.append(function)
+                // The first function with a selector or signature wins, as a search in order would find it.
+                if bySelector[function.selector] == nil { bySelector[function.selector] = position }
+                if bySignature[function.signature] == nil { bySignature[function.signature] = position }
+                byName[function.name, default: []].append(position)
+            }
+        }
+    }
+
+    public static func == (a: ContractABI, b: ContractABI) -> Bool { a.items == b.items }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(items) }
 
     /// Parses human-readable signatures, one entry each (see ``ABIItem/init(signature:)``).
     public init(humanReadable signatures: [String]) throws(ABIError) {
         var items: [ABIItem] = []
         for s in signatures { items.append(try ABIItem(signature: s)) }
-        self.items = items
+        self.init(items: items)
     }
 
     /// The functions, in order (overloads share a name).
-    public var functions: [ABIFunction] {
-        items.compactMap { if case .function(let f) = $0 { return f } else { return nil } }
-    }
+    public var functions: [ABIFunction] { index.functions }
 
     /// The events, in order.
     public var events: [ABIEvent] {
@@ -41,12 +69,22 @@ public struct ContractABI: Hashable, Sendable {
 
     /// The first function named `name` (use ``functions`` to see overloads).
     public func function(named name: String) -> ABIFunction? {
-        functions.first { $0.name == name }
+        index.byName[name]?.first.map { index.functions[$0] }
+    }
+
+    /// The functions named `name`, in order (overloads).
+    public func functions(named name: String) -> [ABIFunction] {
+        (index.byName[name] ?? []).map { index.functions[$0] }
     }
 
     /// The function whose selector is `selector`.
     public func function(selector: ABISelector) -> ABIFunction? {
-        functions.first { $0.selector == selector }
+        index.bySelector[selector].map { index.functions[$0] }
+    }
+
+    /// The function whose canonical signature (`name(type1,type2)`) is `signature`.
+    public func function(signature: String) -> ABIFunction? {
+        index.bySignature[signature].map { index.functions[$0] }
     }
 
     /// The first event named `name`.

@@ -31,6 +31,33 @@ import TestSupport
         #expect(abi.function(named: "rentCar")?.stateMutability == .nonpayable)
     }
 
+    /// The function lookups (by selector, canonical signature, name) follow edits of the items and of a function's
+    /// name and inputs; selectors are checked against ERC-20's published ones (EIP-20).
+    @Test func lookupsFollowEdits() throws {
+        var abi = try ContractABI(humanReadable: [
+            "function transfer(address to, uint256 amount) returns (bool)", "function approve(address, uint256) returns (bool)",
+            "function f(uint256)", "function f(uint256, uint256)",
+        ])
+        #expect(abi.function(selector: ABISelector(rawValue: 0xa905_9cbb))?.name == "transfer")
+        #expect(abi.function(signature: "approve(address,uint256)")?.selector == ABISelector(rawValue: 0x095e_a7b3))
+        #expect(abi.function(signature: "approve(address, uint256)") == nil)  // canonical signatures only
+        #expect(abi.functions(named: "f").map(\.signature) == ["f(uint256)", "f(uint256,uint256)"])
+        #expect(abi.function(named: "f")?.signature == "f(uint256)")
+        abi.items.append(.function(try ABIFunction(signature: "function balanceOf(address) view returns (uint256)")))
+        #expect(abi.function(selector: ABISelector(rawValue: 0x70a0_8231))?.name == "balanceOf")
+        abi.items.removeFirst()
+        #expect(abi.function(selector: ABISelector(rawValue: 0xa905_9cbb)) == nil)
+        #expect(abi.functions.map(\.name) == ["approve", "f", "f", "balanceOf"])
+        // A function's signature and selector follow its name and inputs.
+        var function = try #require(abi.function(named: "approve"))
+        function.name = "transfer"
+        #expect(function.signature == "transfer(address,uint256)")
+        #expect(function.selector == ABISelector(rawValue: 0xa905_9cbb))
+        function.inputs.removeLast()
+        #expect(function.selector == ABISelector(signature: "transfer(address)"))
+        #expect(function == (try ABIFunction(signature: "function transfer(address) returns (bool)")))
+    }
+
     @Test func tuplesInJSON() throws {
         let json = """
             [{"type":"function","name":"f","stateMutability":"pure",

@@ -115,9 +115,20 @@ extension DevChain {
     }
 
     /// BLOCKHASH for blocks built on block `number`: the 256 hashes up to it.
+    /// The last one made is kept for the next block or call on the same block (a test bench's invariant run makes
+    /// one per call, each a copy of 256 hashes otherwise): it is the same function while block `last` has the same hash.
     func blockHashFunction(upTo number: UInt64) -> @Sendable (UInt64) -> Bytes32 {
-        let base = self.base
         let last = Swift.min(number, head.number)
+        // Not on a fork, whose older hashes are the remote's (refork changes the remote).
+        let key = working.state.fork != nil ? nil : hashes.hash(last).map { BlockHashFunctionKey(last: last, hash: $0, base: base) }
+        if let key, let cached = blockHashFunctionCache, cached.key == key { return cached.function }
+        let function = makeBlockHashFunction(last: last)
+        if let key { blockHashFunctionCache = (key, function) }
+        return function
+    }
+
+    private func makeBlockHashFunction(last: UInt64) -> @Sendable (UInt64) -> Bytes32 {
+        let base = self.base
         let first = last >= 255 ? last - 255 : 0
         // Forked: hashes before the chain's first block are the remote's.
         if first < base, let cache = working.state.fork?.cache {
@@ -130,6 +141,14 @@ extension DevChain {
         let start = Swift.max(first, base)
         let recent = hashRange(from: start, through: last)
         return { n in n >= start && n <= last ? recent[Int(n - start)] : .zero }
+    }
+
+    /// What a block-hash function is made from: the last block it answers for (by number and hash: the chain
+    /// ending there) and the chain's first block.
+    struct BlockHashFunctionKey: Equatable {
+        var last: UInt64
+        var hash: Bytes32
+        var base: UInt64
     }
 
     /// The hashes of blocks `from...through` (held ones from memory, older ones from the database; zero for one the

@@ -93,6 +93,8 @@ public actor DevChain {
     var queuedRollback: QueuedRollback?
     /// Set by ``close()``: a long operation running in slices stops at its next slice.
     var isClosed = false
+    /// The last BLOCKHASH function made (``blockHashFunction(upTo:)``).
+    var blockHashFunctionCache: (key: BlockHashFunctionKey, function: @Sendable (UInt64) -> Bytes32)?
 
     /// How many blocks' diffs and bodies are kept decoded in memory.
     static let cacheDepth: UInt64 = 1024

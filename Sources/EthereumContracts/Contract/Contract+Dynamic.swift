@@ -77,6 +77,8 @@ extension ContractABI {
     /// The function a name or signature picks for `argumentCount` arguments: a signature (with parentheses) must be
     /// in the ABI; a bare name must be unique, or unique among the overloads taking `argumentCount` arguments.
     public func resolveFunction(_ nameOrSignature: String, argumentCount: Int? = nil) throws(ContractError) -> ABIFunction {
+        // A canonical signature or a bare name is found in the ABI's index; another signature is parsed first.
+        if let found = function(signature: nameOrSignature) { return found }
         if nameOrSignature.contains("(") {
             let parsed: ABIFunction
             do { parsed = try ABIFunction(signature: nameOrSignature) } catch {
@@ -87,7 +89,7 @@ extension ContractABI {
             }
             return found
         }
-        let named = functions.filter { $0.name == nameOrSignature }
+        let named = functions(named: nameOrSignature)
         if named.isEmpty {
             let names = Set(functions.map(\.name)).sorted().joined(separator: ", ")
             throw .notInABI("the ABI has no function \(String(reflecting: nameOrSignature)) (it has: \(names.isEmpty ? "none" : names))")
