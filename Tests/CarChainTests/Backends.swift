@@ -142,7 +142,7 @@ actor PyEVMBackend: CallAndSendDouble {
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try process.runWithSignalsUnblocked()
         self.process = process
         self.toPython = stdin.fileHandleForWriting
         self.fromPython = stdout.fileHandleForReading
@@ -176,7 +176,7 @@ actor PyEVMBackend: CallAndSendDouble {
 
     func stop() {
         try? toPython.close()
-        process.waitUntilExit()
+        if process.waitForExit(seconds: 30) == nil { process.end() }
     }
 
     func call(to: Address, data: [UInt8], from: Address?) async throws -> CallOutcome {

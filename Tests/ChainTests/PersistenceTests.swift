@@ -176,7 +176,7 @@ import Testing
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try process.runWithSignalsUnblocked()
         var acks: [Bytes32] = []
         var buffer = Data()
         let handle = out.fileHandleForReading
@@ -190,8 +190,7 @@ import Testing
                 if line.hasPrefix("ack "), let hash = try? Bytes32(hex: String(line.dropFirst(4))) { acks.append(hash) }
             }
         }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.end(signal: SIGKILL)
         // Lines already written before the kill are acknowledgements too.
         buffer.append(handle.readDataToEndOfFile())
         for line in String(decoding: buffer, as: UTF8.self).split(separator: "\n") where line.hasPrefix("ack ") {

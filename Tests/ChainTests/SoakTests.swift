@@ -68,7 +68,7 @@ import Testing
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try process.runWithSignalsUnblocked()
         var reports: [Report] = []
         var buffer = Data()
         let handle = out.fileHandleForReading
@@ -84,8 +84,7 @@ import Testing
             }
         }
         usleep(useconds_t(37_000))
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.end(signal: SIGKILL)
         buffer.append(handle.readDataToEndOfFile())
         for line in String(decoding: buffer, as: UTF8.self).split(separator: "\n") {
             if let report = Self.report(line) { reports.append(report) }

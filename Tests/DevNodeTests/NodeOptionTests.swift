@@ -86,14 +86,13 @@ import TestSupport
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        try process.runWithSignalsUnblocked()
         defer {
-            if process.isRunning { process.interrupt() }
-            process.waitUntilExit()
+            process.end(signal: SIGINT)
         }
         var text = ""
         let deadline = Date().addingTimeInterval(60)
-        while !text.contains("\n") && Date() < deadline && process.isRunning {
+        while !text.contains("\n") && Date() < deadline && process.exitIfEnded() == nil {
             text += String(decoding: errors.fileHandleForReading.availableData, as: UTF8.self)
         }
         #expect(text.hasPrefix("carchain node: warning: --host 0.0.0.0 is not a loopback address"))

@@ -14,6 +14,7 @@ final class NodeProcess: @unchecked Sendable {
     private let lock = NSLock()
     private var collected: [UInt8] = []
     private var stopped = false
+    private var exit: ProcessExit?
 
     enum StartError: Error, CustomStringConvertible {
         case noBanner(String)
@@ -50,7 +51,7 @@ final class NodeProcess: @unchecked Sendable {
         process.standardOutput = stdout
         process.standardError = stderr
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        try process.runWithSignalsUnblocked()
 
         let found = DispatchSemaphore(value: 0)
         let box = LineBox()
@@ -75,8 +76,7 @@ final class NodeProcess: @unchecked Sendable {
             if !signalled { found.signal() }
         }
         guard found.wait(timeout: .now() + timeout) == .success, let url = box.url else {
-            process.terminate()
-            process.waitUntilExit()
+            process.end(signal: SIGTERM, grace: 5)
             let errors = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
             throw StartError.noBanner(errors.isEmpty ? "no banner within \(timeout) s" : errors)
         }
@@ -111,15 +111,9 @@ final class NodeProcess: @unchecked Sendable {
         defer { lock.unlock() }
         if !stopped {
             stopped = true
-            if process.isRunning {
-                kill(process.processIdentifier, signal)
-                let deadline = Date().addingTimeInterval(10)
-                while process.isRunning && Date() < deadline { usleep(10_000) }
-                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            }
-            process.waitUntilExit()
+            exit = process.end(signal: signal, grace: 10)
         }
-        return process.terminationStatus
+        return exit?.terminationStatus ?? -1
     }
 
     /// Removes the kept stderr file (after ``stop(signal:)``).

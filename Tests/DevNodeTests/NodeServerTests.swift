@@ -54,7 +54,7 @@ import TestSupport
         // Still serving.
         let client = try node.client()
         #expect(try await client.chainID() == 4)
-        #expect(node.process.isRunning)
+        #expect(node.process.exitIfEnded() == nil)
     }
 
     @Test func authEmulatorRoutesShareThePort() async throws {

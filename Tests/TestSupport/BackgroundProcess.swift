@@ -26,7 +26,7 @@ public final class BackgroundProcess: @unchecked Sendable {
         process.standardOutput = try FileHandle(forWritingTo: out)
         process.standardError = try FileHandle(forWritingTo: err)
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        try process.runWithSignalsUnblocked()
     }
 
     public var stdout: String { (try? String(contentsOf: out, encoding: .utf8)) ?? "" }
@@ -40,7 +40,7 @@ public final class BackgroundProcess: @unchecked Sendable {
             if let range = now.range(of: text), let end = now[range.upperBound...].firstIndex(of: "\n") {
                 return String(now[range.upperBound..<end])
             }
-            if !process.isRunning { return nil }
+            if process.exitIfEnded() != nil { return nil }
             Thread.sleep(forTimeInterval: 0.05)
         }
         return nil
@@ -49,16 +49,11 @@ public final class BackgroundProcess: @unchecked Sendable {
     /// Waits for the exit (SIGKILL after `seconds`); the status.
     @discardableResult
     public func wait(seconds: Double = 60) -> Int32 {
-        let deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        return process.terminationStatus
+        (process.waitForExit(seconds: seconds) ?? process.end(signal: SIGKILL))?.terminationStatus ?? -1
     }
 
     /// SIGTERM, then the exit (SIGKILL after 30 s).
     public func stop() {
-        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
-        wait(seconds: 30)
+        process.end(signal: SIGTERM, grace: 30)
     }
 }

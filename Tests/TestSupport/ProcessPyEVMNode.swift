@@ -49,14 +49,13 @@ public final class ProcessPyEVMNode: @unchecked Sendable {
         process.standardOutput = stdout
         process.standardError = stderr
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        try process.runWithSignalsUnblocked()
 
         // Read the first line (the port) on another thread, so the wait can time out.
         let reader = FirstLineReader(handle: stdout.fileHandleForReading)
         let line = reader.wait(seconds: startupTimeout)
         guard let line, let port = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            process.terminate()
-            process.waitUntilExit()
+            process.end(signal: SIGTERM, grace: 5)
             let errors = (try? String(contentsOf: errorLog, encoding: .utf8)) ?? ""
             try? FileManager.default.removeItem(at: errorLog)
             throw StartError.noPort(line == nil ? "nothing within \(startupTimeout) s. \(errors)" : "got \(line ?? ""). \(errors)")
@@ -71,12 +70,7 @@ public final class ProcessPyEVMNode: @unchecked Sendable {
         defer { lock.unlock() }
         guard !stopped else { return }
         stopped = true
-        guard process.isRunning else { return }
-        process.terminate()
-        let deadline = Date().addingTimeInterval(5)
-        while process.isRunning && Date() < deadline { usleep(20_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        process.end(signal: SIGTERM, grace: 5)
     }
 
     deinit { stop() }

@@ -27,19 +27,14 @@ public enum ProcessRunner {
         process.standardInput = inPipe
         process.standardOutput = outPipe
         process.standardError = errPipe
-        try process.run()
-        let group = DispatchGroup()
-        nonisolated(unsafe) var outData = Data()
-        nonisolated(unsafe) var errData = Data()
-        DispatchQueue.global().async(group: group) { outData = outPipe.fileHandleForReading.readDataToEndOfFile() }
-        DispatchQueue.global().async(group: group) { errData = errPipe.fileHandleForReading.readDataToEndOfFile() }
+        try process.runWithSignalsUnblocked()
+        let out = PipeDrain(outPipe.fileHandleForReading), err = PipeDrain(errPipe.fileHandleForReading)
         if let stdin { inPipe.fileHandleForWriting.write(stdin) }
         try inPipe.fileHandleForWriting.close()
-        process.waitUntilExit()
-        group.wait()
-        return Output(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
+        let exit = process.waitForExit()
+        // A grandchild that inherited the pipes and outlives the child would hold them open: the output is what
+        // arrived by end-of-file, or 30 s after the exit.
+        return Output(status: exit.terminationStatus, stdout: out.text(within: 30), stderr: err.text(within: 30))
     }
 
     /// The built `carchain` executable next to the test bundle (`.build/<config>/carchain`), or nil (a missing
@@ -64,6 +59,35 @@ public enum ProcessRunner {
         if let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) { return found }
         Prerequisite.missing("\(what) (no built \(name); run `swift build --product \(name)`)")
         return nil
+    }
+}
+
+/// Reads a pipe to its end on a thread of its own, so a child never blocks on a full pipe.
+final class PipeDrain: @unchecked Sendable {
+    // @unchecked: `bytes` is only touched under `lock`.
+    private let lock = NSLock()
+    private var bytes = Data()
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ handle: FileHandle) {
+        Thread.detachNewThread { [self] in
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                lock.lock()
+                bytes.append(chunk)
+                lock.unlock()
+            }
+            done.signal()
+        }
+    }
+
+    /// What was read by end-of-file, or by `seconds` from now if the pipe stays open that long.
+    func text(within seconds: Double) -> String {
+        _ = done.wait(timeout: .now() + seconds)
+        lock.lock()
+        defer { lock.unlock() }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
 

@@ -43,24 +43,19 @@ public enum TimedProcess {
         process.standardError = err
         let input = Pipe()
         process.standardInput = input
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
         let start = Date()
-        try process.run()
+        try process.runWithSignalsUnblocked()
         if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
         try? input.fileHandleForWriting.close()
 
         var timedOut = false
-        if exited.wait(timeout: .now() + timeout) == .timedOut {
+        var exit = process.waitForExit(seconds: timeout)
+        if exit == nil {
             timedOut = true
-            process.terminate()
-            if exited.wait(timeout: .now() + 5) == .timedOut {
-                kill(process.processIdentifier, SIGKILL)
-                exited.wait()
-            }
+            exit = process.end(signal: SIGTERM, grace: 5)
         }
         let seconds = Date().timeIntervalSince(start)
-        let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+        let status = exit?.shellStatus ?? 128 + SIGKILL
         return Outcome(
             status: status,
             stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",

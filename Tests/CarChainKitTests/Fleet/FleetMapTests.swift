@@ -82,10 +82,9 @@ import TestSupport
         process.arguments = ["--format", "png", "--output", pngURL.path, svgURL.path]
         let errors = Pipe()
         process.standardError = errors
-        try process.run()
-        process.waitUntilExit()
+        try process.runWithSignalsUnblocked()
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(process.terminationStatus == 0, "rsvg-convert: \(message)")
+        #expect(process.waitForExit().terminationStatus == 0, "rsvg-convert: \(message)")
 
         let png = [UInt8](try Data(contentsOf: pngURL))
         #expect(png.count > 10_000, "a map with 18 labelled markers is not a blank image: \(png.count) bytes")

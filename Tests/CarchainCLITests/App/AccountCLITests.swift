@@ -77,8 +77,7 @@ import Glibc
         guard let home = Home() else { return }
         let (node, url) = try home.startNode()
         defer {
-            if node.isRunning { kill(node.processIdentifier, SIGTERM) }
-            node.waitUntilExit()
+            node.end()
         }
         try Self.flow(home, email: "served@example.com", extra: ["--auth-url", url])
         // The node serves every project id, each with its own codes: the reset went to the default project, so

@@ -52,12 +52,9 @@ import TestSupport
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try process.runWithSignalsUnblocked()
         defer {
-            if process.isRunning {
-                process.terminate()
-                process.waitUntilExit()
-            }
+            process.end()
         }
         // The banner's first line names the URL; the browser gets URL/app/.
         let deadline = Date().addingTimeInterval(120)
@@ -75,8 +72,7 @@ import TestSupport
         #expect(second.status == 0, "\(second.stderr)")
         #expect(second.stdout.hasPrefix("CarChain app: \(app) (served by the carchain node of \(data.path))"), "\(second.stdout)")
 
-        process.interrupt()
-        process.waitUntilExit()
+        process.end(signal: SIGINT)
         let banner = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(banner.contains("web app: \(app)"), "\(banner)")
     }

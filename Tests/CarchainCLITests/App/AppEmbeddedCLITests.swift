@@ -60,16 +60,16 @@ import Glibc
             node.environment = env
             node.standardOutput = out
             node.standardError = FileHandle.nullDevice
-            try node.run()
+            try node.runWithSignalsUnblocked()
             let deadline = Date().addingTimeInterval(60)
-            while Date() < deadline && node.isRunning {
+            while Date() < deadline && node.exitIfEnded() == nil {
                 let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
                 if let range = text.range(of: "listening on "), let end = text[range.upperBound...].firstIndex(of: "\n") {
                     return (node, String(text[range.upperBound..<end]))
                 }
                 Thread.sleep(forTimeInterval: 0.05)
             }
-            if node.isRunning { kill(node.processIdentifier, SIGTERM) }
+            node.end()
             throw CLIStartError(description: "carchain node did not start")
         }
 
@@ -114,8 +114,7 @@ import Glibc
         try home.succeed(["car", "register", "2353HYP", "--at", "40.4190,-3.7000"])
         let (node, url) = try home.startNode()
         defer {
-            if node.isRunning { kill(node.processIdentifier, SIGTERM) }
-            node.waitUntilExit()
+            node.end()
         }
         // With the node running, the CLI talks to it: chain over JSON-RPC, auth through its emulator routes.
         try Self.journey(home, email: "frank@example.com", plate: "2353HYP")
@@ -123,8 +122,7 @@ import Glibc
         #expect(whoami.contains("\"auth\":\"\(url)\""), "\(whoami)")
         // An explicit --auth-url reaches the same service: the account exists there.
         #expect(try home.fail(["signup", "frank@example.com", "--auth-url", url, "--same-password"], password: Self.password).contains("(EMAIL_EXISTS"))
-        kill(node.processIdentifier, SIGTERM)
-        node.waitUntilExit()
+        node.end()
         // After the node stops, the in-process service on the same files knows the user.
         #expect(try home.succeed(["login", "frank@example.com"], password: Self.password).hasPrefix("logged in as frank@example.com"))
     }

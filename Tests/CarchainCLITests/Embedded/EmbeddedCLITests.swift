@@ -123,15 +123,14 @@ import Glibc
         node.environment = env
         node.standardOutput = out
         node.standardError = FileHandle.nullDevice
-        try node.run()
+        try node.runWithSignalsUnblocked()
         defer {
-            if node.isRunning { kill(node.processIdentifier, SIGTERM) }
-            node.waitUntilExit()
+            node.end()
             try? out.close()
         }
         var url: String?
         let deadline = Date().addingTimeInterval(60)
-        while url == nil && Date() < deadline && node.isRunning {
+        while url == nil && Date() < deadline && node.exitIfEnded() == nil {
             let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
             if let range = text.range(of: "listening on "), let end = text[range.upperBound...].firstIndex(of: "\n") {
                 url = String(text[range.upperBound..<end])
@@ -146,9 +145,7 @@ import Glibc
         try home.succeed(["car", "register", "N2", "--plate-format", "any"])
         #expect(try home.succeed(["stats"]).hasPrefix("registered users: 0\nregistered cars:  2\n"))
         // After the node stops, the embedded chain has everything the node mined.
-        kill(node.processIdentifier, SIGTERM)
-        node.waitUntilExit()
-        #expect(node.terminationStatus == 0)
+        #expect(node.end()?.terminationStatus == 0)
         #expect(try home.succeed(["stats"]).hasPrefix("registered users: 0\nregistered cars:  2\n"))
     }
 }
