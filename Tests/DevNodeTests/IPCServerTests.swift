@@ -75,27 +75,45 @@ import Testing
         #expect(bound == 0)
     }
 
-    /// Writes `text` and reads `lines` newline-terminated answers.
-    private static func exchange(_ path: String, _ text: String, lines: Int, after: (@Sendable () async throws -> Void)? = nil) async throws -> [JSONValue] {
+    struct MissingAnswers: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Writes `text` and reads `lines` newline-terminated answers; `afterFirstAnswer` runs once the first has
+    /// arrived (for a subscription: once it exists). An answer that does not come within 30 s fails the test (the
+    /// connection is closed, which ends the read) instead of stalling the run.
+    private static func exchange(
+        _ path: String, _ text: String, lines: Int, afterFirstAnswer: (@Sendable () async throws -> Void)? = nil
+    ) async throws -> [JSONValue] {
         let client = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connect(unixDomainSocketPath: path) { channel in
                 channel.eventLoop.makeCompletedFuture { try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel) }
             }
-        return try await client.executeThenClose { inbound, outbound in
+        let channel = client.channel
+        let deadline = Task {
+            try await Task.sleep(for: .seconds(30))
+            try await channel.close()
+        }
+        defer { deadline.cancel() }
+        let answers = try await client.executeThenClose { inbound, outbound in
             try await outbound.write(ByteBuffer(string: text))
-            try await after?()
             var answers: [JSONValue] = []
             var pending: [UInt8] = []
-            for try await buffer in inbound {
+            reading: for try await buffer in inbound {
                 pending.append(contentsOf: buffer.readableBytesView)
                 while let newline = pending.firstIndex(of: 0x0A) {
                     answers.append(try JSONValue(parsing: Array(pending[..<newline])))
                     pending.removeSubrange(...newline)
+                    if answers.count == 1 { try await afterFirstAnswer?() }
+                    if answers.count >= lines { break reading }
                 }
-                if answers.count >= lines { break }
             }
             return answers
         }
+        guard answers.count >= lines else {
+            throw MissingAnswers(description: "\(answers.count) of \(lines) answers to \(text.prefix(80)) within 30 s: \(answers)")
+        }
+        return answers
     }
 
     @Test func servesRequestsBatchesAndSubscriptionsInOrder() async throws {
@@ -118,14 +136,13 @@ import Testing
         #expect(answers[1].arrayValue?.count == 2)
         #expect(answers[1].arrayValue?[1]["error"]?["code"] == .number("-32601"))
 
-        // A subscription's notification follows its answer on the same connection.
+        // A subscription's notification follows its answer on the same connection. (The block is mined once the answer
+        // is in: mined after a fixed pause instead, a loaded machine could mine before the subscription existed, and the
+        // read waited for ever: a full test run stalled here.)
         let chain = harness.chain
         let notified = try await Self.exchange(
             path, #"{"jsonrpc":"2.0","id":9,"method":"eth_subscribe","params":["newHeads"]}"#, lines: 2,
-            after: {
-                try await Task.sleep(for: .milliseconds(200))
-                _ = try await chain.mine()
-            })
+            afterFirstAnswer: { _ = try await chain.mine() })
         let subscription = try #require(notified[0]["result"])
         #expect(notified[1]["method"] == .string("eth_subscription"))
         #expect(notified[1]["params"]?["subscription"] == subscription)
