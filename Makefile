@@ -57,9 +57,11 @@ test: deps venv check-contracts
 	@# Three runs of the same test binary. The CLI tests wait on subprocesses synchronously and the conformance
 	@# suites are long CPU-bound loops: on a 2-core machine they hold both threads of Swift's cooperative pool,
 	@# so async tests with wall-clock bounds (the *TimingTests suites) and the CLI tests run on their own.
-	$(SWIFT) test -c release --skip-build --skip 'CarchainCLITests|TimingTests'
-	$(SWIFT) test -c release --skip-build --filter CarchainCLITests
-	$(SWIFT) test -c release --skip-build --filter TimingTests
+	@# Each under a watchdog (tools/watchdog.sh): output line by line, and a run still going at its limit (several
+	@# times its usual length) prints every thread's stack and fails, instead of waiting out CI's limit in silence.
+	tools/watchdog.sh 35 $(SWIFT) test -c release --skip-build --skip 'CarchainCLITests|TimingTests'
+	tools/watchdog.sh 20 $(SWIFT) test -c release --skip-build --filter CarchainCLITests
+	tools/watchdog.sh 15 $(SWIFT) test -c release --skip-build --filter TimingTests
 	@$(MAKE) --no-print-directory test-contracts
 	@$(MAKE) --no-print-directory statetests
 	@$(MAKE) --no-print-directory blocktests
