@@ -12,7 +12,7 @@ test: test-app
 
 test-app: deps venv
 	$(SWIFT) build -c release --product carchain
-	@CARCHAIN_BIN=$(abspath .build/release/carchain) $(PYTHON) -m pytest -q -p no:cacheprovider tools/app_tests
+	@CARCHAIN_BIN=$(abspath .build/release/carchain) tools/watchdog.sh 20 $(PYTHON) -m pytest -q -p no:cacheprovider tools/app_tests
 
 bench-app: deps venv
 	$(SWIFT) build -c release --product carchain

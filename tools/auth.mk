@@ -11,7 +11,7 @@ bench: bench-auth
 
 test-auth: venv
 	$(SWIFT) build -c release --product carchain
-	@CARCHAIN_BIN=$(abspath .build/release/carchain) $(PYTHON) -m pytest -q -p no:cacheprovider tools/auth_tests
+	@CARCHAIN_BIN=$(abspath .build/release/carchain) tools/watchdog.sh 20 $(PYTHON) -m pytest -q -p no:cacheprovider tools/auth_tests
 
 bench-auth: venv
 	$(SWIFT) build -c release --product carchain

@@ -4,7 +4,7 @@
 # Runs COMMAND with its output line-buffered (stdbuf: a test binary writing into a pipe otherwise holds its last
 # ~4 KB, so a stalled run shows where it was minutes earlier). If COMMAND is still running after MINUTES, prints
 # what it was doing — the process tree under it, and every thread's stack of each process in that tree (gdb, when
-# installed) — then stops it (SIGTERM, SIGKILL 10 s later) and exits 124. Otherwise exits with COMMAND's status.
+# installed; 5 minutes of them at most) — then stops it (SIGTERM, SIGKILL 10 s later) and exits 124. Otherwise exits with COMMAND's status.
 #
 #   tools/watchdog.sh 30 swift test -c release --skip-build --skip CarchainCLITests
 set -uo pipefail
@@ -28,9 +28,12 @@ while kill -0 "$pid" 2>/dev/null; do
         echo "watchdog: processes:" >&2
         ps -o pid,ppid,etime,time,stat,args --forest -s "$pid" >&2 || true
         if command -v gdb >/dev/null; then
+            # At most 5 minutes of stacks in all (a browser's dozen processes included), 60 s per process.
+            stacks_until=$((SECONDS + 300))
             for child in $(ps -o pid= -s "$pid"); do
+                ((SECONDS < stacks_until)) || { echo "watchdog: no time left for more stacks" >&2; break; }
                 echo "watchdog: threads of $child ($(ps -o comm= -p "$child" 2>/dev/null)):" >&2
-                timeout 120 gdb -p "$child" -batch -nx -ex "set pagination off" -ex "thread apply all bt 40" 2>&1 \
+                timeout 60 gdb -p "$child" -batch -nx -ex "set pagination off" -ex "thread apply all bt 40" 2>&1 \
                     | grep -E '^(Thread|#)' >&2 || true
             done
         fi

@@ -11,4 +11,4 @@ test: test-web3
 
 test-web3: venv
 	$(SWIFT) build -c release --product carchain
-	@CARCHAIN_BIN=$(abspath .build/release/carchain) $(PYTHON) -m pytest -q -p no:cacheprovider -rfEX tools/web3_suite
+	@CARCHAIN_BIN=$(abspath .build/release/carchain) tools/watchdog.sh 20 $(PYTHON) -m pytest -q -p no:cacheprovider -rfEX tools/web3_suite
