@@ -6,9 +6,9 @@ import TestSupport
 import Glibc
 #endif
 
-/// The test suite's child processes are waited for with `waitid(WNOWAIT)` (TestSupport's `ProcessExit`), not with
-/// Foundation's notice, which a grandchild holding the child's inherited descriptors delays: a run once stalled for an
-/// hour with both threads of the cooperative pool parked in `waitUntilExit()`.
+/// The test suite's child processes are started with no signal blocked and waited for with `waitid(WNOWAIT)`
+/// (TestSupport's ChildProcesses), not with Foundation's notice, which a grandchild holding the child's inherited
+/// descriptors delays.
 @Suite struct ProcessExitTests {
     static func start(_ script: String) throws -> Process {
         let process = Process()

@@ -12,7 +12,6 @@ final class NodeProcess: @unchecked Sendable {
     let process: Process
     let url: String
     private let lock = NSLock()
-    private var collected: [UInt8] = []
     private var stopped = false
     private var exit: ProcessExit?
 
@@ -53,48 +52,31 @@ final class NodeProcess: @unchecked Sendable {
         process.standardInput = FileHandle.nullDevice
         try process.runWithSignalsUnblocked()
 
-        let found = DispatchSemaphore(value: 0)
-        let box = LineBox()
-        let handle = stdout.fileHandleForReading
-        Thread.detachNewThread {
-            var pending: [UInt8] = []
-            var signalled = false
-            while true {
-                let chunk = handle.availableData
-                if chunk.isEmpty { break }
-                pending.append(contentsOf: chunk)
-                box.append(chunk)
-                if !signalled, let text = String(validating: pending, as: UTF8.self), let range = text.range(of: "listening on ") {
-                    let rest = text[range.upperBound...]
-                    if let end = rest.firstIndex(of: "\n") {
-                        box.setURL(String(rest[..<end]))
-                        signalled = true
-                        found.signal()
-                    }
-                }
-            }
-            if !signalled { found.signal() }
+        let drain = PipeDrain(stdout.fileHandleForReading)
+        let banner = drain.wait(seconds: timeout) { text -> String? in
+            guard let range = text.range(of: "listening on "), let end = text[range.upperBound...].firstIndex(of: "\n") else { return nil }
+            return String(text[range.upperBound..<end])
         }
-        guard found.wait(timeout: .now() + timeout) == .success, let url = box.url else {
+        guard let url = banner else {
             process.end(signal: SIGTERM, grace: 5)
             let errors = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
             throw StartError.noBanner(errors.isEmpty ? "no banner within \(timeout) s" : errors)
         }
         if !keepingErrors { try? FileManager.default.removeItem(at: log) }
         let node = NodeProcess(process: process, url: url)
-        node.box = box
+        node.drain = drain
         node.errorLog = keepingErrors ? log : nil
         return node
     }
 
-    private var box: LineBox?
+    private var drain: PipeDrain?
     private var errorLog: URL?
 
     /// What the node wrote on stderr so far (started with `keepingErrors`).
     var errors: String { errorLog.flatMap { try? String(contentsOf: $0, encoding: .utf8) } ?? "" }
 
     /// Everything the node printed on stdout so far.
-    var output: String { box?.text ?? "" }
+    var output: String { drain?.text ?? "" }
 
     /// A JSON-RPC client over HTTP to the node.
     func client() throws -> RPCClient { try RPCClient(url: url, timeout: 30, retryPolicy: .none) }
@@ -124,36 +106,5 @@ final class NodeProcess: @unchecked Sendable {
     deinit {
         stop()
         removeErrorLog()
-    }
-}
-
-/// Thread-safe accumulation of the node's stdout.
-final class LineBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var bytes: [UInt8] = []
-    private var found: String?
-
-    func append(_ data: Data) {
-        lock.lock()
-        bytes.append(contentsOf: data)
-        lock.unlock()
-    }
-
-    func setURL(_ url: String) {
-        lock.lock()
-        found = url
-        lock.unlock()
-    }
-
-    var url: String? {
-        lock.lock()
-        defer { lock.unlock() }
-        return found
-    }
-
-    var text: String {
-        lock.lock()
-        defer { lock.unlock() }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

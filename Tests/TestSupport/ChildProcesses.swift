@@ -35,7 +35,7 @@ public struct ProcessExit: Sendable, Equatable, CustomStringConvertible {
 /// then reaps it and clears `isRunning`; `waitUntilExit()` and `terminationHandler` wait for that. A grandchild that
 /// inherited the same socket and outlives the child delays the notice until it ends too (a child running
 /// `sleep 3 & exit 7` is seen to end 3 s late), and a thread of Swift's cooperative pool parked in `waitUntilExit()`
-/// meanwhile is lost to every other test; on two cores two such waits stall the whole run. These functions ask the
+/// meanwhile is lost to every other test (on two cores the pool has two). These functions ask the
 /// kernel instead: `waitid(…, WEXITED | WNOHANG | WNOWAIT)` reports a child that has ended (a zombie) without
 /// reaping it, so Foundation's own bookkeeping still completes whenever its notice arrives. Test code never calls
 /// `waitUntilExit()`, `terminationStatus` or `terminationHandler` directly.
@@ -99,5 +99,52 @@ extension Process {
         if let exit = waitForExit(seconds: grace) { return exit }
         kill(processIdentifier, SIGKILL)
         return waitForExit(seconds: 60)
+    }
+}
+
+/// A child's output pipe, read to its end on a thread of its own (so the child never blocks on a full pipe), with
+/// what arrived so far readable at any time and waits that end at a deadline.
+public final class PipeDrain: @unchecked Sendable {
+    // @unchecked: `bytes` and `ended` are only touched while `condition` is locked.
+    private let condition = NSCondition()
+    private var bytes = Data()
+    private var ended = false
+
+    public init(_ handle: FileHandle) {
+        Thread.detachNewThread { [self] in
+            while true {
+                let chunk = handle.availableData
+                condition.lock()
+                if chunk.isEmpty { ended = true } else { bytes.append(chunk) }
+                condition.broadcast()
+                condition.unlock()
+                if chunk.isEmpty { return }
+            }
+        }
+    }
+
+    /// What arrived so far.
+    public var text: String {
+        condition.lock()
+        defer { condition.unlock() }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Waits until `found` gives a value for what arrived so far (asked after each chunk), the pipe ends, or `seconds`
+    /// pass; the value, or nil.
+    public func wait<T>(seconds: Double, for found: (String) -> T?) -> T? {
+        let deadline = Date().addingTimeInterval(seconds)
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if let value = found(String(decoding: bytes, as: UTF8.self)) { return value }
+            if ended || !condition.wait(until: deadline) { return nil }
+        }
+    }
+
+    /// What arrived by end-of-file, or by `seconds` from now if the pipe stays open that long.
+    public func text(within seconds: Double) -> String {
+        _ = wait(seconds: seconds) { _ in nil as Bool? }
+        return text
     }
 }

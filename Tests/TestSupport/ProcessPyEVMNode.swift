@@ -51,9 +51,10 @@ public final class ProcessPyEVMNode: @unchecked Sendable {
         process.standardInput = FileHandle.nullDevice
         try process.runWithSignalsUnblocked()
 
-        // Read the first line (the port) on another thread, so the wait can time out.
-        let reader = FirstLineReader(handle: stdout.fileHandleForReading)
-        let line = reader.wait(seconds: startupTimeout)
+        // The first line is the port.
+        let drain = PipeDrain(stdout.fileHandleForReading)
+        let line = drain.wait(seconds: startupTimeout) { text in text.firstIndex(of: "\n").map { String(text[..<$0]) } }
+            ?? (drain.text.isEmpty ? nil : drain.text)
         guard let line, let port = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             process.end(signal: SIGTERM, grace: 5)
             let errors = (try? String(contentsOf: errorLog, encoding: .utf8)) ?? ""
@@ -74,33 +75,4 @@ public final class ProcessPyEVMNode: @unchecked Sendable {
     }
 
     deinit { stop() }
-}
-
-/// Reads one line from a pipe on a background thread.
-private final class FirstLineReader: @unchecked Sendable {
-    private let done = DispatchSemaphore(value: 0)
-    private let lock = NSLock()
-    private var line: String?
-
-    init(handle: FileHandle) {
-        Thread.detachNewThread { [self] in
-            var bytes: [UInt8] = []
-            while true {
-                let chunk = handle.readData(ofLength: 1)
-                if chunk.isEmpty || chunk.first == UInt8(ascii: "\n") { break }
-                bytes.append(contentsOf: chunk)
-            }
-            lock.lock()
-            line = bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
-            lock.unlock()
-            done.signal()
-        }
-    }
-
-    func wait(seconds: Double) -> String? {
-        guard done.wait(timeout: .now() + seconds) == .success else { return nil }
-        lock.lock()
-        defer { lock.unlock() }
-        return line
-    }
 }

@@ -62,35 +62,6 @@ public enum ProcessRunner {
     }
 }
 
-/// Reads a pipe to its end on a thread of its own, so a child never blocks on a full pipe.
-final class PipeDrain: @unchecked Sendable {
-    // @unchecked: `bytes` is only touched under `lock`.
-    private let lock = NSLock()
-    private var bytes = Data()
-    private let done = DispatchSemaphore(value: 0)
-
-    init(_ handle: FileHandle) {
-        Thread.detachNewThread { [self] in
-            while true {
-                let chunk = handle.availableData
-                if chunk.isEmpty { break }
-                lock.lock()
-                bytes.append(chunk)
-                lock.unlock()
-            }
-            done.signal()
-        }
-    }
-
-    /// What was read by end-of-file, or by `seconds` from now if the pipe stays open that long.
-    func text(within seconds: Double) -> String {
-        _ = done.wait(timeout: .now() + seconds)
-        lock.lock()
-        defer { lock.unlock() }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-}
-
 /// The project's Python venv (vyper, py-evm, eth-account, eth-abi, web3.py, …) for cross-implementation tests:
 /// one place that finds it and runs its scripts.
 public enum PythonVenv {
