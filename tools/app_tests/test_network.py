@@ -163,26 +163,35 @@ def network(request, auth_service, tiles):
 
 
 def follow_dialog(page: Page, passphrase: str, web3=None) -> list[str]:
-    """Confirms with the passphrase and records what the dialog says while the transaction goes (until it closes). With
-    `web3`, the chain's head when the dialog closed is the list's `closed_at` attribute."""
+    """Confirms with the passphrase and records every state the dialog shows while the transaction goes (until it
+    closes). The states are recorded in the page by a MutationObserver, so a state shown for less than one of the test's
+    polls (the "Sent" state, when the node mines at once) is not missed. With `web3`, the chain's head when the dialog
+    closed is the list's `closed_at` attribute."""
     page.wait_visible("#confirm-passphrase")
     page.type("#confirm-passphrase", passphrase)
+    page.driver.execute_script(
+        "const p = document.querySelector('#confirm-progress'); const e = document.querySelector('#confirm-error');"
+        "const states = window.__dialogStates = [];"
+        "const note = () => { const t = (e.hidden ? '' : 'ERROR ' + e.textContent) || (p.hidden ? '' : p.textContent);"
+        "  if (t && states[states.length - 1] !== t) states.push(t); };"
+        "window.__dialogObserver?.disconnect();"
+        "window.__dialogObserver = new MutationObserver(note);"
+        "for (const n of [p, e]) window.__dialogObserver.observe(n,"
+        "  {childList: true, characterData: true, subtree: true, attributes: true, attributeFilter: ['hidden']});")
     page.click("#confirm-ok")
-    seen = []
     deadline = time.time() + 120
+    seen = []
     while time.time() < deadline:
-        text = page.driver.execute_script(
-            "const d = document.querySelector('#confirm'); if (!d.open) return null;"
-            "const p = document.querySelector('#confirm-progress'); const e = document.querySelector('#confirm-error');"
-            "return (e.hidden ? '' : 'ERROR ' + e.textContent) || (p.hidden ? '' : p.textContent);")
-        if text is None:
+        open_, seen = page.driver.execute_script(
+            "return [document.querySelector('#confirm').open, window.__dialogStates.slice()];")
+        errors = [s for s in seen if s.startswith("ERROR")]
+        assert not errors, errors
+        if not open_:
+            page.driver.execute_script("window.__dialogObserver?.disconnect();")
             if web3 is not None:
                 seen = ClosedDialog(seen)
                 seen.closed_at = web3.eth.block_number
             return seen
-        if text and (not seen or seen[-1] != text):
-            seen.append(text)
-        assert not text.startswith("ERROR"), text
         time.sleep(0.03)
     raise AssertionError(f"the transaction did not finish: {seen}")
 
