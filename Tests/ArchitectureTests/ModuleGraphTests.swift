@@ -8,12 +8,12 @@ import TestSupport
 /// dependency is the JSON-RPC client); the generator only the ABI codec; the dev node never the
 /// client; the chain no protocol. A new dependency that breaks a seam, or a graph left stale, fails here.
 @Suite struct ModuleGraphTests {
-    @Test func documentedGraphMatchesThePackageAndRulesHold() throws {
+    @Test func documentedGraphMatchesThePackageAndRulesHold() async throws {
         guard let python = Prerequisite.tool("python3", install: "python3", for: "module graph check"),
             Prerequisite.tool("swift", for: "module graph check (swift package dump-package)") != nil
         else { return }
         let script = TestPaths.packageRoot.appendingPathComponent("tools/module_graph.py")
-        let output = try ProcessRunner.run(python, [script.path, "--check"])
+        let output = try await ProcessRunner.run(python, [script.path, "--check"])
         #expect(output.status == 0, "tools/module_graph.py --check: \(output.stderr)")
         // The check printed CarChain's and the runtime's closures: the primitives, the ABI, transactions, the wire
         // types and the JSON-RPC client (over AsyncHTTPClient, and hummingbird-websocket's client for subscriptions,

@@ -235,7 +235,7 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: directory) }
         let database = directory.appendingPathComponent("chain.sqlite").path
         await (try await DevChain(config: config, storage: .directory(directory))).close()
-        let trigger = try ProcessRunner.run(
+        let trigger = try await ProcessRunner.run(
             URL(fileURLWithPath: sqlite),
             [database, "CREATE TRIGGER refuse_300 BEFORE INSERT ON blocks WHEN NEW.number = 300 BEGIN SELECT RAISE(ABORT, 'disk says no'); END;"])
         #expect(trigger.status == 0, "\(trigger.stderr)")
@@ -252,7 +252,7 @@ import TestSupport
         #expect(try await chain.balance(F.address1, at: .latest) == (try await source.balance(F.address1, at: .number(256))))
         await chain.close()
 
-        let dropped = try ProcessRunner.run(URL(fileURLWithPath: sqlite), [database, "DROP TRIGGER refuse_300;"])
+        let dropped = try await ProcessRunner.run(URL(fileURLWithPath: sqlite), [database, "DROP TRIGGER refuse_300;"])
         #expect(dropped.status == 0, "\(dropped.stderr)")
         let reopened = try await DevChain(config: config, storage: .directory(directory))
         #expect(await reopened.blockNumber() == 256)

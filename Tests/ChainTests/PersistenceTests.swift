@@ -79,7 +79,7 @@ import Testing
         let chain = try await DevChain(config: .deterministic(), storage: .directory(directory))
         try await chain.sendRawTransaction(F.dynamicFee(F.key0, nonce: 0, to: F.address1).encoded)
         await chain.close()
-        let result = try ProcessRunner.run(
+        let result = try await ProcessRunner.run(
             URL(fileURLWithPath: sqlite),
             [directory.appendingPathComponent("chain.sqlite").path, "UPDATE accounts SET nonce = nonce + 1;"])
         #expect(result.status == 0, "\(result.stderr)")

@@ -41,7 +41,7 @@ import Testing
         guard let probe = ProcessRunner.builtExecutable("ChainPerfProbe", for: "soak test") else { return }
         let directory = F.temporaryDirectory("soak")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let run = try ProcessRunner.run(probe, ["soak", "20000", directory.path, "1000"])
+        let run = try await ProcessRunner.run(probe, ["soak", "20000", directory.path, "1000"])
         #expect(run.status == 0, "\(run.stderr)")
         let reports = run.stdout.split(separator: "\n").compactMap(Self.report)
         #expect(reports.count == 20, "\(run.stdout)")

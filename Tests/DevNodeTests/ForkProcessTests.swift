@@ -295,7 +295,7 @@ import Glibc
         defer { try? FileManager.default.removeItem(at: home) }
         let environment = ["CARCHAIN_HOME": home.path]
         let head = try await call(a.url, "eth_blockNumber")
-        let rehearsal = try ProcessRunner.run(
+        let rehearsal = try await ProcessRunner.run(
             carchain, ["rent", "CAR1", "--user", "u2", "--fork-url", a.url, "--fork-block-number", String(try Quantity.decodeUInt64(n)),
                 "--contract", Self.contract, "--json"],
             environment: environment, removingEnvironment: ["CARCHAIN_RPC"])
@@ -307,7 +307,7 @@ import Glibc
         #expect(try await call(a.url, "eth_blockNumber") == head)
         #expect(try await query(a.url, .getCar(plate: "CAR1"), at: "latest") == (try await query(a.url, .getCar(plate: "CAR1"), at: n)))
         // The line for people (a fork of A's latest block).
-        let line = try ProcessRunner.run(
+        let line = try await ProcessRunner.run(
             carchain, ["rent", "CAR3", "--user", "u2", "--fork-url", a.url, "--contract", Self.contract], environment: environment,
             removingEnvironment: ["CARCHAIN_RPC"])
         #expect(line.status == 0, "\(line.stderr)")
@@ -322,7 +322,7 @@ import Glibc
         #expect(receipt["gasUsed"]?.stringValue.flatMap { try? Quantity.decodeUInt64($0) }.map { JSONValue.number(String($0)) } == report["gasUsed"])
 
         // The clear errors: another chain id, an unreachable remote.
-        let wrongChain = try ProcessRunner.run(
+        let wrongChain = try await ProcessRunner.run(
             carchain, ["rent", "CAR3", "--user", "u2", "--fork-url", a.url, "--chain-id", "1", "--contract", Self.contract],
             environment: environment, removingEnvironment: ["CARCHAIN_RPC"])
         #expect(wrongChain.status == 1)
@@ -335,13 +335,13 @@ import Glibc
              "carchain: --at places the car on the fleet map: a rehearsal (--fork-url) changes nothing, give one or the other (see --help)"),
             (["stats", "--fork-block-number", "3"], "carchain: --fork-block-number and --no-fork-cache need --fork-url (see --help)"),
         ] {
-            let refused = try ProcessRunner.run(carchain, arguments, environment: environment, removingEnvironment: ["CARCHAIN_RPC"])
+            let refused = try await ProcessRunner.run(carchain, arguments, environment: environment, removingEnvironment: ["CARCHAIN_RPC"])
             #expect(refused.status == 1, "\(arguments)")
             #expect(refused.stderr == expected + "\n", "\(arguments)")
         }
         let refusing = try #require(RefusingPort())
         defer { withExtendedLifetime(refusing) {} }
-        let unreachable = try ProcessRunner.run(
+        let unreachable = try await ProcessRunner.run(
             carchain, ["stats", "--fork-url", "http://127.0.0.1:\(refusing.port)"], environment: environment, removingEnvironment: ["CARCHAIN_RPC"])
         #expect(unreachable.status == 1)
         #expect(unreachable.stderr == "carchain: fork remote http://127.0.0.1:\(refusing.port) unreachable: connection refused\n")

@@ -82,12 +82,12 @@ import Glibc
         #expect(next > head)
     }
 
-    @Test func corruptStateFileStopsTheStartWithOneLine() throws {
+    @Test func corruptStateFileStopsTheStartWithOneLine() async throws {
         guard let carchain = ProcessRunner.carchainExecutable() else { return }
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("carchain-bad-\(UUID().uuidString).bin")
         try Data("CCSD\u{1}garbage".utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let run = try ProcessRunner.run(carchain, ["node", "--ephemeral", "--port", "0", "--load-state", file.path])
+        let run = try await ProcessRunner.run(carchain, ["node", "--ephemeral", "--port", "0", "--load-state", file.path])
         #expect(run.status == 1)
         #expect(run.stderr.split(separator: "\n").count == 1)
         #expect(run.stderr.contains("the state dump is corrupt: its checksum does not match"))
@@ -116,11 +116,11 @@ import Glibc
 /// eth_signTypedData_v4 and eth_signTransaction; web3.py sends from an impersonated whale and runs
 /// dump → reset → load.
 @Suite(.serialized) struct Web3DevMethodTests {
-    @Test func realClientsAgree() throws {
+    @Test func realClientsAgree() async throws {
         guard let python = PythonVenv.python(for: "web3.py / eth-account dev-method checks against carchain node") else { return }
         guard let node = try NodeProcess.start(["--ephemeral"]) else { return }
         defer { node.stop() }
-        let counts = try XCheckScript.run("web3_devmethods.py", python: python, request: ["url": node.url], suite: "Web3DevMethodTests")
+        let counts = try await XCheckScript.run("web3_devmethods.py", python: python, request: ["url": node.url], suite: "Web3DevMethodTests")
         #expect(counts.total >= 17)
     }
 }

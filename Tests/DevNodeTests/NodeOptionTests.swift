@@ -39,10 +39,10 @@ import TestSupport
         (["--verbose", "--silent"], "give --verbose or --silent, not both"),
     ]
 
-    @Test func outOfRangeOptionsAreOneLine() throws {
+    @Test func outOfRangeOptionsAreOneLine() async throws {
         guard let carchain = ProcessRunner.carchainExecutable() else { return }
         for (arguments, message) in Self.refused {
-            let run = try ProcessRunner.run(carchain, ["node", "--ephemeral", "--port", "0"] + arguments)
+            let run = try await ProcessRunner.run(carchain, ["node", "--ephemeral", "--port", "0"] + arguments)
             #expect(run.status == 1, "\(arguments)")
             let lines = run.stderr.split(separator: "\n")
             #expect(lines.count == 1, "\(arguments): \(run.stderr)")
@@ -51,9 +51,9 @@ import TestSupport
         }
     }
 
-    @Test func helpShowsTheLimitsWithExamples() throws {
+    @Test func helpShowsTheLimitsWithExamples() async throws {
         guard let carchain = ProcessRunner.carchainExecutable() else { return }
-        let help = try ProcessRunner.run(carchain, ["node", "--help"]).stdout
+        let help = try await ProcessRunner.run(carchain, ["node", "--help"]).stdout
         for flag in [
             "--rpc-gas-cap", "--rpc-evm-timeout", "--allow-origin", "--allow-host", "--http-timeout", "--block-time",
             "--accounts", "--balance", "--mnemonic", "--derivation-path", "--base-fee", "--no-carchain", "--silent",

@@ -107,22 +107,22 @@ import TestSupport
         }
     }
 
-    @Test func web3PyDrivesTheNode() throws {
+    @Test func web3PyDrivesTheNode() async throws {
         guard let python = PythonVenv.python(for: "web3.py against carchain node") else { return }
         guard let node = try NodeProcess.start(["--ephemeral"]) else { return }
         defer { node.stop() }
-        let counts = try XCheckScript.run("web3_node.py", python: python, request: ["url": node.url], suite: "Web3NodeTests")
+        let counts = try await XCheckScript.run("web3_node.py", python: python, request: ["url": node.url], suite: "Web3NodeTests")
         #expect(counts.total >= 30)
     }
 
     /// web3.py's AsyncWeb3 over WebSocket, and a raw `websockets` client (tools/xcheck/web3_ws.py): eth_subscribe
     /// newHeads, logs (filtered), newPendingTransactions (hashes and full), syncing, eth_unsubscribe, the HTTP
     /// answer, and a subscriber that stops reading while 20,000 blocks are mined closed with 1008 and a reason.
-    @Test func web3PySubscribesOverWebSocket() throws {
+    @Test func web3PySubscribesOverWebSocket() async throws {
         guard let python = PythonVenv.python(for: "web3.py over WebSocket against carchain node") else { return }
         guard let node = try NodeProcess.start(["--ephemeral"]) else { return }
         defer { node.stop() }
-        let counts = try XCheckScript.run("web3_ws.py", python: python, request: ["url": node.url], suite: "Web3WebSocketTests")
+        let counts = try await XCheckScript.run("web3_ws.py", python: python, request: ["url": node.url], suite: "Web3WebSocketTests")
         #expect(counts.total >= 17)
     }
 

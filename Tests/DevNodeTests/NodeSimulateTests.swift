@@ -8,11 +8,11 @@ import TestSupport
 /// (state root, receipts root, bloom, gas, base fee), and a simulated call returns eth_call's data with the gas the
 /// mined transaction used.
 @Suite(.serialized) struct NodeSimulateTests {
-    @Test func web3SimulateMatchesMinedBlocks() throws {
+    @Test func web3SimulateMatchesMinedBlocks() async throws {
         guard let python = PythonVenv.python(for: "web3.py eth_simulateV1 checks against carchain node") else { return }
         guard let node = try NodeProcess.start(["--ephemeral"]) else { return }
         defer { node.stop() }
-        let counts = try XCheckScript.run(
+        let counts = try await XCheckScript.run(
             "web3_simulate.py", python: python, request: ["url": node.url], suite: "Web3SimulateTests")
         #expect(counts.total >= 16)
     }

@@ -10,9 +10,9 @@ enum XCheckScript {
     static func run(
         _ script: String, python: URL, request: [String: String], suite: String,
         sourceLocation: SourceLocation = #_sourceLocation
-    ) throws -> (passed: Int, total: Int) {
+    ) async throws -> (passed: Int, total: Int) {
         let path = TestPaths.packageRoot.appendingPathComponent("tools/xcheck/\(script)").path
-        let output = try ProcessRunner.run(python, [path], stdin: try JSONSerialization.data(withJSONObject: request))
+        let output = try await ProcessRunner.run(python, [path], stdin: try JSONSerialization.data(withJSONObject: request))
         #expect(output.status == 0, "\(script) failed: \(output.stderr)", sourceLocation: sourceLocation)
         let result = try JSONValue(parsing: output.stdout)
         let checks = try #require(result["checks"]?.arrayValue, sourceLocation: sourceLocation)

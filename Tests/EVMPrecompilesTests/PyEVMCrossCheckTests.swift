@@ -115,7 +115,7 @@ import Testing
         return out
     }
 
-    @Test func agreesWithPyEVM() throws {
+    @Test func agreesWithPyEVM() async throws {
         guard let python = PythonVenv.python(for: "py-evm precompile cross-check") else { return }
         var g = SplitMix64(seed: 2024)
         var cases: [(Case, Hardfork)] = []
@@ -129,7 +129,7 @@ import Testing
                 }
             }
         }
-        let response = try PythonVenv.runJSON(
+        let response = try await PythonVenv.runJSON(
             python, script: "precompiles.py", request: Request(cases: cases.map(\.0)), as: Response.self)
         var tally = ConformanceTally(suite: "py-evm precompile cross-check")
         for ((c, fork), theirs) in zip(cases, response.results) {

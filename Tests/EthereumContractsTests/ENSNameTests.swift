@@ -26,10 +26,10 @@ import TestSupport
     }
 
     /// The committed tables are those of the ENSIP-15 spec the venv's web3.py ships (tools/ensip15_tables.py --check).
-    @Test func tablesAreTheVenvsSpec() throws {
+    @Test func tablesAreTheVenvsSpec() async throws {
         guard let python = PythonVenv.python(for: "ENSIP-15 tables check") else { return }
         let script = TestPaths.packageRoot.appendingPathComponent("tools/ensip15_tables.py").path
-        let out = try ProcessRunner.run(python, [script, "--check"])
+        let out = try await ProcessRunner.run(python, [script, "--check"])
         #expect(out.status == 0, "\(out.stdout)\(out.stderr)")
         #expect(ENSIP15.shared.unicodeVersion.hasPrefix("17.0.0"))
     }
@@ -68,7 +68,7 @@ import TestSupport
         #expect(ENSName.isNormalized("nick.eth") && !ENSName.isNormalized("Nick.eth"))
     }
 
-    @Test func normalisationAgreesWithWeb3AndTheReference() throws {
+    @Test func normalisationAgreesWithWeb3AndTheReference() async throws {
         guard let python = PythonVenv.python(for: "ENSIP-15 normalisation against web3.py") else { return }
         struct Request: Encodable {
             var mode = "names"
@@ -86,7 +86,7 @@ import TestSupport
             var namehash: String?
             var dns: String?
         }
-        let entries = try PythonVenv.runJSON(python, script: "ens_web3.py", request: Request(count: 1500), as: [Entry].self)
+        let entries = try await PythonVenv.runJSON(python, script: "ens_web3.py", request: Request(count: 1500), as: [Entry].self)
         #expect(entries.count >= 1500)
         var agreed = 0, valid = 0, beautifiedChecked = 0, judged: [String] = []
         var referenceMissing = false

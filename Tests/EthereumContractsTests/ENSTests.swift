@@ -91,7 +91,7 @@ import TestSupport
             var value: String?
             var error: String?
         }
-        let answers = try PythonVenv.runJSON(
+        let answers = try await PythonVenv.runJSON(
             python, script: "ens_web3.py", request: Request(url: node.url, registry: deployed.registry.checksummed, queries: queries.map(\.query)),
             as: [Answer].self)
         #expect(answers.count == queries.count)

@@ -54,7 +54,7 @@ import TestSupport
         // The ready-made token bindings read the same as the contracts' own (and so as web3.py, below).
         let readyMade = try await ReadyMadeTokens.readings(result, backend: backends[0], accounts: accounts)
         for (key, value) in readyMade.sorted(by: { $0.key < $1.key }) { #expect(result.readings[key] == value, "ready-made \(key)") }
-        let web3 = try PythonVenv.runJSON(python, script: "contracts_web3.py", request: request, as: [String: String].self)
+        let web3 = try await PythonVenv.runJSON(python, script: "contracts_web3.py", request: request, as: [String: String].self)
         #expect(web3.count == result.readings.count, "web3.py read \(web3.keys.sorted()), Swift \(result.readings.keys.sorted())")
         for (key, value) in result.readings.sorted(by: { $0.key < $1.key }) {
             #expect(web3[key] == value, "\(key): Swift read \(value), web3.py \(web3[key] ?? "nothing")")

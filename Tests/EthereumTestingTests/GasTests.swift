@@ -54,7 +54,7 @@ import TestSupport
         let steps = sent.map { tx in
             Request.Step(sender: a.firstIndex(of: tx.sender) ?? -1, to: tx.request.to == nil ? nil : "deployed", data: Hex.encode(tx.request.data))
         }
-        let pyevm = try PythonVenv.runJSON(
+        let pyevm = try await PythonVenv.runJSON(
             python, script: "testing_gas.py", request: Request(fork: "Cancun", keys: keys, steps: steps), as: Response.self)
         #expect(pyevm.steps.count == sent.count)
         for (index, (ours, theirs)) in zip(sent, pyevm.steps).enumerated() {

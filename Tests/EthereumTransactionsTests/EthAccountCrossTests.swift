@@ -155,11 +155,11 @@ import TestSupport
         return out
     }
 
-    @Test func randomTransactionsMatchEthAccount() throws {
+    @Test func randomTransactionsMatchEthAccount() async throws {
         guard let python = PythonVenv.python(for: "eth-account transaction cross-check") else { return }
         let cases = Self.randomCases(seed: 0x5EED_7A11, count: 200, extra: 20)
         let request = Request(cases: cases.map { Request.Case(key: Hex.encode($0.key.rawBytes), tx: $0.dict) })
-        let response = try PythonVenv.runJSON(python, script: "eth_account_tx.py", request: request, as: Response.self)
+        let response = try await PythonVenv.runJSON(python, script: "eth_account_tx.py", request: request, as: Response.self)
         try #require(response.results.count == cases.count)
         var tally = ConformanceTally(suite: "eth-account transactions")
         var byType: [TransactionType: Int] = [:]

@@ -148,3 +148,13 @@ public final class PipeDrain: @unchecked Sendable {
         return text
     }
 }
+
+/// Blocking work (a wait for a child, a pipe, a socket) done from async code on a thread of its own, so that Swift
+/// concurrency's pool threads (as many as cores: two here) stay free for the servers and actors the test process runs.
+public enum OffPool {
+    public static func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
+        }
+    }
+}

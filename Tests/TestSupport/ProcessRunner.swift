@@ -37,6 +37,19 @@ public enum ProcessRunner {
         return Output(status: exit.terminationStatus, stdout: out.text(within: 30), stderr: err.text(within: 30))
     }
 
+    /// ``run(_:_:stdin:environment:removingEnvironment:)`` for async code: the wait happens on a thread of its own, not
+    /// on one of Swift concurrency's pool threads (two on a 2-core machine). A child that talks back to a server this
+    /// test process hosts (a node, a CCIP-read gateway) needs those threads free, and a sync wait on one of them is
+    /// how a slow child on a loaded machine starves every other test's servers.
+    public static func run(
+        _ executable: URL, _ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:],
+        removingEnvironment: [String] = []
+    ) async throws -> Output {
+        try await OffPool.run {
+            try run(executable, arguments, stdin: stdin, environment: environment, removingEnvironment: removingEnvironment)
+        }
+    }
+
     /// The built `carchain` executable next to the test bundle (`.build/<config>/carchain`), or nil (a missing
     /// prerequisite) when it has not been built.
     public static func carchainExecutable() -> URL? {
@@ -96,6 +109,20 @@ public enum PythonVenv {
     ) throws -> Response {
         let scriptURL = TestPaths.packageRoot.appendingPathComponent("tools/xcheck/\(script)")
         let output = try ProcessRunner.run(python, [scriptURL.path], stdin: try JSONEncoder().encode(request))
+        guard output.status == 0 else {
+            throw PythonError(description: "\(script) exited \(output.status): \(output.stderr.suffix(2000))")
+        }
+        return try JSONDecoder().decode(Response.self, from: Data(output.stdout.utf8))
+    }
+
+    /// ``runJSON(_:script:request:as:)`` for async code, waiting off Swift concurrency's pool (see
+    /// ``ProcessRunner/run(_:_:stdin:environment:removingEnvironment:)-async``).
+    public static func runJSON<Request: Encodable, Response: Decodable & Sendable>(
+        _ python: URL, script: String, request: Request, as: Response.Type
+    ) async throws -> Response {
+        let body = try JSONEncoder().encode(request)
+        let scriptURL = TestPaths.packageRoot.appendingPathComponent("tools/xcheck/\(script)")
+        let output = try await ProcessRunner.run(python, [scriptURL.path], stdin: body)
         guard output.status == 0 else {
             throw PythonError(description: "\(script) exited \(output.status): \(output.stderr.suffix(2000))")
         }

@@ -38,7 +38,7 @@ import TestSupport
             ])),
         ])
         let script = TestPaths.packageRoot.appendingPathComponent("tools/xcheck/trace_xcheck.py").path
-        let output = try ProcessRunner.run(python, [script], stdin: Data(request.description.utf8))
+        let output = try await ProcessRunner.run(python, [script], stdin: Data(request.description.utf8))
         try #require(output.status == 0, "trace_xcheck.py failed: \(output.stderr.suffix(2000))")
         let answer = try JSONValue(parsing: output.stdout)
         let pyevm = try #require(answer["pyevm"]?.arrayValue)
