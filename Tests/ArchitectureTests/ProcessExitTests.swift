@@ -57,5 +57,44 @@ import Glibc
         #expect(stubborn.end(signal: SIGTERM, grace: 0.5) == ProcessExit(signalled: true, value: SIGKILL))
         #expect(ContinuousClock.now - started < .seconds(10))
     }
-}
 
+    /// A run still going at its time limit is ended, and fails with the command and what it printed so far.
+    @Test func aRunPastItsLimitIsEndedWithItsOutput() throws {
+        let started = ContinuousClock.now
+        do {
+            let out = try ProcessRunner.run(
+                URL(fileURLWithPath: "/bin/sh"), ["-c", "echo started; echo working >&2; exec sleep 60"], timeLimit: 1)
+            Issue.record("the run should have timed out, it ended: \(out.status)")
+        } catch let timedOut as ProcessRunner.TimedOut {
+            #expect(timedOut.stdout == "started\n")
+            #expect(timedOut.stderr == "working\n")
+            #expect(timedOut.description.hasPrefix("sh -c echo started; "), "\(timedOut)")
+            #expect(timedOut.description.contains("after 1 s"), "\(timedOut)")
+        }
+        #expect(ContinuousClock.now - started < .seconds(30))
+    }
+
+    /// Async runs wait on threads of their own: more children than Swift concurrency's pool has threads (as many as
+    /// cores) run at the same time. Each child waits (up to 20 s) until all of them have started; with a pool thread
+    /// held per wait, the later ones could not start until the first ones ended, and those would fail.
+    @Test func asyncRunsDoNotHoldThePool() async throws {
+        let width = ProcessInfo.processInfo.activeProcessorCount + 2
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("carchain-offpool-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let barrier = """
+            touch "$0/$1"; n=0
+            while [ "$(ls "$0" | wc -l)" -lt \(width) ] && [ $n -lt 400 ]; do sleep 0.05; n=$((n + 1)); done
+            [ "$(ls "$0" | wc -l)" -ge \(width) ]
+            """
+        let statuses = try await withThrowingTaskGroup(of: Int32.self) { group in
+            for index in 0..<width {
+                group.addTask {
+                    try await ProcessRunner.run(URL(fileURLWithPath: "/bin/sh"), ["-c", barrier, directory.path, "\(index)"]).status
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(statuses == Array(repeating: 0, count: width))
+    }
+}

@@ -10,11 +10,28 @@ public enum ProcessRunner {
         public var stderr: String
     }
 
+    /// How long a run may take before the child is ended and the run fails with what it printed (`TimedOut`): far
+    /// beyond any child's run on a loaded 2-core machine (the longest, web3.py's ENS checks, take about 3 minutes
+    /// there), short of the Makefile's watchdog on the whole phase, so a stuck child fails its own test, by name.
+    public static let defaultTimeLimit: Double = 600
+
+    /// A child still running after its time limit: ended (SIGTERM, then SIGKILL), with what it had printed.
+    public struct TimedOut: Error, CustomStringConvertible {
+        public let command: String
+        public let seconds: Double
+        public let stdout: String
+        public let stderr: String
+        public var description: String {
+            "\(command) was still running after \(Int(seconds)) s and was ended; its stderr ended with: \(stderr.suffix(2000)); its stdout with: \(stdout.suffix(1000))"
+        }
+    }
+
     /// Runs `executable` with `arguments`, feeding `stdin`, with `environment` added to (or replacing entries of)
-    /// this process's environment. Output is read concurrently, so large outputs do not block the child.
+    /// this process's environment. Output is read concurrently, so large outputs do not block the child. A child
+    /// still running after `timeLimit` seconds is ended and the run throws ``TimedOut``.
     public static func run(
         _ executable: URL, _ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:],
-        removingEnvironment: [String] = []
+        removingEnvironment: [String] = [], timeLimit: Double = defaultTimeLimit
     ) throws -> Output {
         let process = Process()
         process.executableURL = executable
@@ -31,22 +48,29 @@ public enum ProcessRunner {
         let out = PipeDrain(outPipe.fileHandleForReading), err = PipeDrain(errPipe.fileHandleForReading)
         if let stdin { inPipe.fileHandleForWriting.write(stdin) }
         try inPipe.fileHandleForWriting.close()
-        let exit = process.waitForExit()
+        guard let exit = process.waitForExit(seconds: timeLimit) else {
+            process.end(grace: 5)
+            throw TimedOut(
+                command: ([executable.lastPathComponent] + arguments).joined(separator: " "), seconds: timeLimit,
+                stdout: out.text(within: 5), stderr: err.text(within: 5))
+        }
         // A grandchild that inherited the pipes and outlives the child would hold them open: the output is what
         // arrived by end-of-file, or 30 s after the exit.
         return Output(status: exit.terminationStatus, stdout: out.text(within: 30), stderr: err.text(within: 30))
     }
 
-    /// ``run(_:_:stdin:environment:removingEnvironment:)`` for async code: the wait happens on a thread of its own, not
+    /// ``run(_:_:stdin:environment:removingEnvironment:timeLimit:)`` for async code: the wait happens on a thread of its own, not
     /// on one of Swift concurrency's pool threads (two on a 2-core machine). A child that talks back to a server this
     /// test process hosts (a node, a CCIP-read gateway) needs those threads free, and a sync wait on one of them is
     /// how a slow child on a loaded machine starves every other test's servers.
     public static func run(
         _ executable: URL, _ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:],
-        removingEnvironment: [String] = []
+        removingEnvironment: [String] = [], timeLimit: Double = defaultTimeLimit
     ) async throws -> Output {
         try await OffPool.run {
-            try run(executable, arguments, stdin: stdin, environment: environment, removingEnvironment: removingEnvironment)
+            try run(
+                executable, arguments, stdin: stdin, environment: environment, removingEnvironment: removingEnvironment,
+                timeLimit: timeLimit)
         }
     }
 
@@ -116,7 +140,7 @@ public enum PythonVenv {
     }
 
     /// ``runJSON(_:script:request:as:)`` for async code, waiting off Swift concurrency's pool (see
-    /// ``ProcessRunner/run(_:_:stdin:environment:removingEnvironment:)-async``).
+    /// ``ProcessRunner/run(_:_:stdin:environment:removingEnvironment:timeLimit:)-async``).
     public static func runJSON<Request: Encodable, Response: Decodable & Sendable>(
         _ python: URL, script: String, request: Request, as: Response.Type
     ) async throws -> Response {
