@@ -43,7 +43,7 @@ public struct LocalNode: Sendable {
         } catch {
             forkLock?.release()
             // A fork's start reads the remote (the dev accounts): its failures say what the remote did.
-            if case .fork(let failure)? = error as? ChainError { throw AppError.failed(failure.description) }
+            if case .fork(let failure) = error { throw AppError.failed(failure.description) }
             throw AppError.failed(directory.map { "cannot open the chain at \($0.path): \(error)" } ?? "cannot create the chain: \(error)")
         }
         var contract: Address?
