@@ -127,20 +127,8 @@ public enum PythonVenv {
         return out.stdout
     }
 
-    /// Runs `tools/xcheck/<script>` with `request` as JSON on stdin and decodes its JSON output.
-    public static func runJSON<Request: Encodable, Response: Decodable>(
-        _ python: URL, script: String, request: Request, as: Response.Type
-    ) throws -> Response {
-        let scriptURL = TestPaths.packageRoot.appendingPathComponent("tools/xcheck/\(script)")
-        let output = try ProcessRunner.run(python, [scriptURL.path], stdin: try JSONEncoder().encode(request))
-        guard output.status == 0 else {
-            throw PythonError(description: "\(script) exited \(output.status): \(output.stderr.suffix(2000))")
-        }
-        return try JSONDecoder().decode(Response.self, from: Data(output.stdout.utf8))
-    }
-
-    /// ``runJSON(_:script:request:as:)`` for async code, waiting off Swift concurrency's pool (see
-    /// ``ProcessRunner/run(_:_:stdin:environment:removingEnvironment:timeLimit:)-async``).
+    /// Runs `tools/xcheck/<script>` with `request` as JSON on stdin and decodes its JSON output, waiting off Swift
+    /// concurrency's pool (see ``ProcessRunner/run(_:_:stdin:environment:removingEnvironment:timeLimit:)-async``).
     public static func runJSON<Request: Encodable, Response: Decodable & Sendable>(
         _ python: URL, script: String, request: Request, as: Response.Type
     ) async throws -> Response {
