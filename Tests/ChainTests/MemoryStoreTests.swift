@@ -2,8 +2,8 @@ import Chain
 import EthereumPrimitives
 import Testing
 
-/// Chains in memory start from one copy per chain of an empty database made once per process (ChainStore's empty
-/// image): each chain's blocks stay its own, and every table the schema has is there (the logs query reads SQLite).
+/// Chains in memory each keep their own history (`MemoryChainHistory`, one per chain): one chain's blocks, logs and
+/// genesis are never another's.
 @Suite struct MemoryStoreTests {
     @Test func chainsInMemoryShareNothing() async throws {
         let first = try await DevChain(config: .deterministic())
@@ -16,7 +16,7 @@ import Testing
         let genesis = try #require(try await first.block(.number(0)))
         #expect(try await second.block(.number(0))?.hash == genesis.hash)
         #expect(try await second.block(.number(1)) == nil)
-        // Both databases answer queries on their own rows.
+        // Both histories answer queries on their own blocks.
         #expect(try await first.logs(LogFilter(fromBlock: .earliest)).isEmpty)
         #expect(try await second.logs(LogFilter(fromBlock: .earliest)).isEmpty)
         // Mining on the second leaves the first's blocks as they were.
