@@ -35,6 +35,9 @@ public struct DevChainBackend: ContractBackend {
     public var gasPriceAtBaseFee = false
     /// The longest wait for a transaction to be mined, in seconds (a chain mining on an interval takes a while).
     public var miningTimeout: Double = 60
+    /// Send every transaction unsigned, by impersonation, even from an account the backend has a key for (a test
+    /// bench: ``DevChain/send(_:signingWith:priceAtBaseFee:unsigned:)``); the chain must impersonate the senders.
+    public var sendsUnsigned = false
     private let keys: [Address: PrivateKey]
 
     /// A fixed deployment gas limit some set-ups use (the CarChain seed's replays): 6,700,000.
@@ -124,7 +127,7 @@ public struct DevChainBackend: ContractBackend {
     }
 
     private func submit(_ request: TransactionRequest, from sender: Address) async throws -> EthereumContracts.TransactionOutcome {
-        let key = keys[sender]
+        let key = sendsUnsigned ? nil : keys[sender]
         let fixedGasLimit = request.gasLimit ?? (request.to == nil ? deploymentGasLimit : callGasLimit)
         // Without a key, only an address the chain impersonates (anvil_impersonateAccount) can send: checked before an
         // estimate runs; with a fixed limit the chain's own refusal (unknownAccount) says it.
@@ -136,7 +139,7 @@ public struct DevChainBackend: ContractBackend {
         do throws(ChainError) {
             sent = try await chain.send(
                 CallRequest(from: sender, to: request.to, gas: gasLimit, gasPrice: gasPrice, value: request.value, data: request.data),
-                signingWith: key, priceAtBaseFee: gasPriceAtBaseFee)
+                signingWith: key, priceAtBaseFee: gasPriceAtBaseFee, unsigned: sendsUnsigned)
         } catch {
             if key == nil, case .unknownAccount(sender) = error { throw DevChainBackendError.unknownSender(sender) }
             throw DevChainBackendError.chain(error)

@@ -19,6 +19,9 @@ import Synchronization
 ///   target), so balances move only by the value sent, and a pranked address needs no ether.
 /// - **Any address sends.** The chain impersonates every address, so ``prank(_:_:)`` and ``startPrank(_:)`` make
 ///   transactions and calls come from any address, with or without a key.
+/// - **Nothing is signed.** As in forge, a transaction is sent as its sender, the dev accounts' included: it carries
+///   anvil's impersonation signature (r = 1, s = the sender), not an ECDSA one, so its hash differs from the one a
+///   node would give the same transaction signed; its gas does not.
 /// - **Failed transactions are mined.** Transactions carry a fixed gas limit (``transactionGasLimit``) instead of an
 ///   estimate, so a reverting call is mined and fails with a receipt: its revert is decoded by the binding
 ///   (`ContractError.reverted`, stage `.mined`) and ``callTrace(_:)`` shows where it failed.
@@ -72,6 +75,7 @@ public final class TestChain: ContractBackend, Sendable {
         var backend = try DevChainBackend(
             chain: chain, deploymentGasLimit: Self.transactionGasLimit, callGasLimit: Self.transactionGasLimit)
         backend.gasPriceAtBaseFee = true  // the base fee of the transaction's block (zero while blocks are not full)
+        backend.sendsUnsigned = true  // every address is impersonated: no ECDSA signature to make, as in forge
         self.backend = backend
         state.withLock { state in
             for (index, address) in chain.accounts.enumerated() { state.labels[address] = Label(name: "account\(index)", abi: nil) }

@@ -88,11 +88,16 @@ extension DevChain {
     /// ``maxPriorityFeePerGas()``; a gas price selects a legacy (or, with an access list, EIP-2930)
     /// transaction, otherwise EIP-1559.
     /// From an address the chain holds no key for but impersonates (``impersonate(_:)``,
-    /// ``setAutoImpersonate(_:)``), the transaction goes to the pool with ``impersonationSignature(for:)``.
+    /// ``setAutoImpersonate(_:)``), the transaction goes to the pool with ``impersonationSignature(for:sender:)``.
     @discardableResult
     public func sendTransaction(_ request: CallRequest) throws(ChainError) -> Bytes32 {
         guard let from = request.from else { throw .invalidParams("sendTransaction needs a from address") }
         if let key = devKeys[from] { return try submit(try fill(request, from: from).sign(with: key)) }
+        return try sendImpersonated(request, from: from)
+    }
+
+    /// Fills in `request` and pools it from `from`, which the chain impersonates, with ``impersonationSignature(for:sender:)``.
+    private func sendImpersonated(_ request: CallRequest, from: Address) throws(ChainError) -> Bytes32 {
         guard isImpersonated(from) else { throw .unknownAccount(from) }
         let transaction = try fill(request, from: from)
         return try submit(SignedTransaction(transaction: transaction, signature: Self.impersonationSignature(for: transaction, sender: from)), impersonating: from)
@@ -115,8 +120,13 @@ extension DevChain {
     /// impersonation, then pooled and, with automine, mined; the answer carries the receipt and revert data, so a
     /// backend needs no further round trips. Without a gas price in the request the transaction is a legacy one at
     /// ``gasPrice()``, or at the next block's base fee (zero before London) with `priceAtBaseFee`.
+    ///
+    /// `unsigned` (with no key) sends as `request.from` by impersonation even when the chain holds its dev key, as a
+    /// test bench does (forge signs nothing either): the transaction carries ``impersonationSignature(for:sender:)``
+    /// instead of an ECDSA signature — so its hash is not the signed one's — and costs the same gas, without the
+    /// signature's ~40 µs. `request.from` must be impersonated (``setAutoImpersonate(_:)`` covers every address).
     public func send(
-        _ request: CallRequest, signingWith key: PrivateKey?, priceAtBaseFee: Bool = false
+        _ request: CallRequest, signingWith key: PrivateKey?, priceAtBaseFee: Bool = false, unsigned: Bool = false
     ) throws(ChainError) -> SentTransaction {
         guard let from = request.from else { throw .invalidParams("sending a transaction needs a from address") }
         var request = request
@@ -131,6 +141,8 @@ extension DevChain {
                 throw .invalidParams("the key given does not sign for \(from.checksummed)")
             }
             hash = try submit(try fill(request, from: from).sign(with: key), recovered: .success(from))
+        } else if unsigned {
+            hash = try sendImpersonated(request, from: from)
         } else {
             hash = try sendTransaction(request)
         }
