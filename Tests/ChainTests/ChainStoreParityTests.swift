@@ -73,8 +73,22 @@ import Testing
             let (diskTransaction, diskLocation) = try #require(try await disk.transaction(hash: hash))
             #expect(memoryTransaction == diskTransaction && memoryLocation == diskLocation)
         }
-        // The reverted transaction (value 100) is in neither.
+        // State at earlier blocks walks the stored reverse diffs (decoded for recent blocks, RLP for older ones in
+        // memory; rows on disk).
         let logger = ContractAddress.create(sender: F.address0, nonce: 0)
+        let dealt = F.address(String(repeating: "ab", count: 20))
+        for number in [0, 1, 5, 6, 7, 8, 9, 500, 1_044, 1_045, 1_108, 1_109] as [UInt64] {
+            let at = BlockID.number(number)
+            for address in [F.address0, F.address1, logger, dealt] {
+                #expect(try await memory.balance(address, at: at) == disk.balance(address, at: at), "balance at \(number)")
+                #expect(try await memory.nonce(address, at: at) == disk.nonce(address, at: at), "nonce at \(number)")
+            }
+            #expect(try await memory.storage(logger, slot: 7, at: at) == disk.storage(logger, slot: 7, at: at), "slot at \(number)")
+        }
+        #expect(try await memory.storage(logger, slot: 7, at: .number(6)) == 0)
+        #expect(try await memory.storage(logger, slot: 7, at: .number(7)) == 9)
+        #expect(try await memory.balance(dealt, at: .number(7)) == F.oneEther)
+        // The reverted transaction (value 100) is in neither.
         let hundred = UInt256(100).bytes32
         let topic0 = UInt256(0xaa).bytes32
         let filters: [LogFilter] = [

@@ -6,12 +6,13 @@ import Foundation
 /// The history of a chain in memory (``ChainStorage/memory``: `--ephemeral`, `TestChain`): each block as the chain
 /// made it (``ChainStore/BlockWrite`` without its state rows, which only a file needs), by number, with indexes of
 /// block and transaction hashes. The transactions are kept as their raw bytes (which the signed transaction already
-/// holds) and the reverse diff as RLP, each a fraction of its decoded size: only reading a block older than the chain
-/// caches decodes them. Nothing is copied to another thread.
+/// holds) and, once ``decodedDiffs`` newer blocks follow, the reverse diff as RLP: each a fraction of its decoded size,
+/// and only reading a block older than the chain caches decodes them. A short-lived chain (a test's) never encodes a
+/// diff. Nothing is copied to another thread.
 final class MemoryChainHistory: @unchecked Sendable {
     /// A kept block (a class: the dictionary holds a reference, not the block's several hundred bytes of fields with
     /// its spare capacity).
-    final class Kept: Sendable {
+    final class Kept: @unchecked Sendable {
         let header: BlockHeader
         let hash: Bytes32
         /// The raw transactions and their hashes.
@@ -20,7 +21,9 @@ final class MemoryChainHistory: @unchecked Sendable {
         let senders: [Address]
         let receipts: [StoredReceipt]
         let logs: [(transactionIndex: Int, log: Log)]
-        let diff: [UInt8]
+        /// The reverse diff, decoded while the block is recent (sharing the chain's cached copy), then as RLP;
+        /// changed only under the history's lock.
+        var diff: Diff
         let ommers: [BlockHeader]
         let withdrawals: [Withdrawal]
         /// Nil when the block was mined on no dev changes.
@@ -34,12 +37,20 @@ final class MemoryChainHistory: @unchecked Sendable {
             senders = write.senders
             receipts = write.receipts
             logs = write.logs
-            diff = write.diff.encoded
+            diff = .decoded(write.diff)
             ommers = write.ommers
             withdrawals = write.withdrawals
             devChanges = write.devChanges?.isEmpty == false ? write.devChanges : nil
         }
     }
+
+    enum Diff {
+        case decoded(StateDiff)
+        case encoded([UInt8])
+    }
+
+    /// How many of the newest blocks keep their reverse diff decoded.
+    static let decodedDiffs: UInt64 = 64
 
     private let lock = NSLock()
     /// Blocks by number (a fork's first block is its fork point, not 0; numbers are consecutive from the lowest).
@@ -74,6 +85,9 @@ final class MemoryChainHistory: @unchecked Sendable {
                 }
                 numbersByHash[write.hash] = number
                 blocks[number] = Kept(write)
+                if number >= Self.decodedDiffs, let old = blocks[number - Self.decodedDiffs], case .decoded(let diff) = old.diff {
+                    old.diff = .encoded(diff.encoded)
+                }
                 lowest = Swift.min(lowest ?? number, number)
                 highest = Swift.max(highest ?? number, number)
             }
@@ -138,13 +152,17 @@ final class MemoryChainHistory: @unchecked Sendable {
     }
 
     func diffs(from: UInt64, to: UInt64) throws(ChainError) -> [UInt64: StateDiff] {
-        let encoded: [(UInt64, [UInt8])] = locked {
+        let kept: [(UInt64, Diff)] = locked {
             held(from: from, to: to).map { range in range.compactMap { n in blocks[n].map { (n, $0.diff) } } } ?? []
         }
         var out: [UInt64: StateDiff] = [:]
-        for (number, bytes) in encoded {
-            do { out[number] = try StateDiff(encoded: bytes) } catch {
-                throw .storage("block \(number): bad state diff: \(error)")
+        for (number, diff) in kept {
+            switch diff {
+            case .decoded(let decoded): out[number] = decoded
+            case .encoded(let bytes):
+                do { out[number] = try StateDiff(encoded: bytes) } catch {
+                    throw .storage("block \(number): bad state diff: \(error)")
+                }
             }
         }
         return out
