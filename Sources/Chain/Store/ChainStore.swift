@@ -66,9 +66,6 @@ struct ChainStore: Sendable {
         }
     }
 
-    /// Whether the head state is kept beside the blocks (so that the chain can reopen): on disk only.
-    var keepsState: Bool { path != nil }
-
     /// A metadata value.
     func meta(_ key: String) throws(ChainError) -> [UInt8]? {
         switch backend {

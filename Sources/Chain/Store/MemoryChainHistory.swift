@@ -79,7 +79,7 @@ final class MemoryChainHistory: @unchecked Sendable {
         locked {
             for write in writes {
                 let number = write.header.number
-                if blocks[number] != nil { forget(number) }
+                forget(number)
                 for (index, transaction) in write.transactions.enumerated() {
                     transactionsByHash[transaction.hash] = (number, index)
                 }
@@ -172,25 +172,17 @@ final class MemoryChainHistory: @unchecked Sendable {
         locked { held(from: from, to: to).map { range in range.filter { blocks[$0]?.devChanges != nil } } ?? [] }
     }
 
-    /// The logs of `from...to` from `addresses` (empty: any) with, at each of the first four positions, one of the
-    /// topics listed there (an empty list: any topic); a log needs a topic at every position the filter names.
+    /// The logs of `from...to` that ``LogFilter/matches(_:)`` `addresses` and the first four topic positions (a log has
+    /// at most four, as the SQLite store's columns).
     func logs(from: UInt64, to: UInt64, addresses: [Address], topics: [[Bytes32]]) -> [ChainStore.LogRow] {
-        let positions = Array(topics.prefix(4))
-        func matches(_ log: Log) -> Bool {
-            if !addresses.isEmpty && !addresses.contains(log.address) { return false }
-            if log.topics.count < positions.count { return false }
-            for (position, allowed) in positions.enumerated() where !allowed.isEmpty {
-                if !allowed.contains(log.topics[position]) { return false }
-            }
-            return true
-        }
+        let filter = LogFilter(addresses: addresses, topics: Array(topics.prefix(4)))
         return locked {
             var out: [ChainStore.LogRow] = []
             guard let range = held(from: from, to: to) else { return out }
             for number in range {
                 guard let block = blocks[number] else { continue }
                 for (index, entry) in block.logs.enumerated()
-                where entry.transactionIndex < block.transactions.count && matches(entry.log) {
+                where entry.transactionIndex < block.transactions.count && filter.matches(entry.log) {
                     out.append(
                         ChainStore.LogRow(
                             blockNumber: number, logIndex: index, transactionIndex: entry.transactionIndex,
