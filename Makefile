@@ -15,6 +15,12 @@ SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo >/dev/null && echo sudo
 ETHTESTS_DIR ?= $(if $(wildcard ../shared/ethtests),$(abspath ../shared/ethtests),$(abspath .ethtests/ethtests))
 export ETHTESTS_DIR
 export CARCHAIN_VENV := $(abspath $(VENV))
+# What a suite builds before it runs `.build/release/carchain`: the CLI alone when the suite runs on its own; under
+# `make test`, the whole build with its tests (the one the test binary needs anyway). SwiftPM compiles part of the
+# graph differently with --build-tests, so alternating the two rebuilt and relinked carchain at each switch; one
+# kind of build for every phase builds it once.
+CARCHAIN_BUILD ?= --product carchain
+test: export CARCHAIN_BUILD = --build-tests
 
 .PHONY: help deps venv build release test bench bench-node soak demo clean fetch-ethtests
 

@@ -11,7 +11,7 @@
 test: test-app
 
 test-app: deps venv
-	$(SWIFT) build -c release --product carchain
+	$(SWIFT) build -c release $(CARCHAIN_BUILD)
 	@CARCHAIN_BIN=$(abspath .build/release/carchain) tools/watchdog.sh 20 $(PYTHON) -m pytest -q -p no:cacheprovider tools/app_tests
 
 bench-app: deps venv

@@ -32,7 +32,7 @@ fuzz-smoke: fuzz-build venv
 	@$(MAKE) --no-print-directory evm-diff
 
 evm-diff: venv
-	$(SWIFT) build -c release --product carchain
+	$(SWIFT) build -c release $(CARCHAIN_BUILD)
 	@echo "==> EVM differential against revm (seed 1, $(EVM_DIFF_CASES) programs per fork)"
 	@$(PYTHON) tools/fuzz_evm.py --cases $(EVM_DIFF_CASES) --seed 1
 
