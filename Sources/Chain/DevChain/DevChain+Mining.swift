@@ -294,11 +294,13 @@ extension DevChain {
         var bloom = Bloom()
         var stored: [StoredReceipt] = []
         var receiptEncodings: [[UInt8]] = []
+        var blooms: [Bloom] = []
         var blockLogs: [(transactionIndex: Int, log: Log)] = []
         for (i, outcome) in outcomes.enumerated() {
             cumulative += outcome.gasUsed
             let txBloom = Bloom(logs: outcome.logs)
             bloom.formUnion(txBloom)
+            blooms.append(txBloom)
             let tx = included[i].transaction
             let contract = tx.to == nil ? ContractAddress.create(sender: senders[i], nonce: tx.nonce) : nil
             stored.append(
@@ -340,6 +342,7 @@ extension DevChain {
         var failed: [Int: [UInt8]] = [:]
         for (i, outcome) in outcomes.enumerated() where !outcome.isSuccess { failed[i] = outcome.output }
         blockCache[header.number]?.revertData = failed
+        blockCache[header.number]?.blooms = blooms
         return (block, rejected)
     }
 

@@ -20,11 +20,9 @@ struct DevSettings: Sendable {
     var minGasPrice: UInt256?
     /// The base fee of the next block only; cleared once a block is made.
     var nextBaseFee: UInt256?
-    /// anvil's `instanceId`: random, and new after every reset.
-    var instanceID: Bytes32 = {
-        var generator = SystemRandomNumberGenerator()
-        return Bytes32((0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }) ?? .zero
-    }()
+    /// anvil's `instanceId`: random, and new after every reset. Drawn when first asked for (a chain made for one test
+    /// never asks, and the draw is 32 bytes from the system's generator).
+    var instanceID: Bytes32?
 }
 
 extension DevChain {
@@ -120,7 +118,16 @@ extension DevChain {
     // MARK: Information (anvil_nodeInfo, anvil_metadata)
 
     /// A random id of this chain instance; a new one after ``reset()``.
-    public func instanceID() -> Bytes32 { devSettings.instanceID }
+    public func instanceID() -> Bytes32 {
+        if let id = devSettings.instanceID { return id }
+        var generator = SystemRandomNumberGenerator()
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(32)
+        for _ in 0..<4 { withUnsafeBytes(of: generator.next() as UInt64) { bytes += $0 } }
+        let id = Bytes32(bytes) ?? .zero
+        devSettings.instanceID = id
+        return id
+    }
 
     /// The live snapshots: id → the head block (number, hash) each returns to.
     public func snapshotHeads() -> [(id: UInt64, number: UInt64, hash: Bytes32)] {

@@ -360,6 +360,9 @@ struct MinedBlock: Sendable {
     /// The revert data of each failed transaction, by index, for a block this chain mined (kept while the block is
     /// cached: ``DevChain/revertData(transaction:)`` answers from it instead of re-executing the block).
     var revertData: [Int: [UInt8]]?
+    /// Each receipt's logs bloom, for a block this chain mined (kept while the block is cached, so a receipt asked for
+    /// right after mining does not hash its logs again); nil for a block read back or imported.
+    var blooms: [Bloom]?
     /// The dev changes the block was mined on (DevChain+PreBlockChanges.swift): set for a block this chain mined or
     /// imported, and once read from the database; nil while not read yet.
     var devChanges: PendingDevState?
@@ -384,7 +387,7 @@ struct MinedBlock: Sendable {
         return Receipt(
             type: tx.type, status: receipt.status, root: receipt.root, cumulativeGasUsed: receipt.cumulativeGasUsed,
             gasUsed: receipt.gasUsed, effectiveGasPrice: receipt.effectiveGasPrice, logs: entries,
-            logsBloom: Bloom(logs: entries.map(\.log)), contractAddress: receipt.contractAddress, from: block.senders[index],
+            logsBloom: blooms?[index] ?? Bloom(logs: entries.map(\.log)), contractAddress: receipt.contractAddress, from: block.senders[index],
             to: tx.to, transactionHash: signed.hash, transactionIndex: index, blockHash: block.hash,
             blockNumber: header.number, blobGasUsed: tx.type == .blob ? tx.blobGas : nil,
             blobGasPrice: tx.type == .blob ? blobGasPrice : nil)

@@ -13,6 +13,11 @@ struct CommittedState: Sendable {
     var storageTries: [Address: MerklePatriciaTrie] = [:]
     /// All code ever deployed, by hash (code is content-addressed, so it is never removed).
     private(set) var codes: [Bytes32: [UInt8]] = [.emptyCodeHash: []]
+    /// The account trie keys (Keccak-256 of the address) of accounts blocks changed, so an account changed block after
+    /// block (a sender, a contract, the fee recipient, the system contracts) is hashed once. Emptied when it reaches
+    /// ``accountKeyCacheLimit`` entries.
+    private var accountKeys: [Address: [UInt8]] = [:]
+    private static let accountKeyCacheLimit = 4096
 
     /// The tries of `state`, built from scratch.
     init(state: WorldState) {
@@ -107,8 +112,9 @@ struct CommittedState: Sendable {
     mutating func apply(_ changes: StateChanges, from state: WorldState) -> (writes: Writes, diff: StateDiff) {
         var writes = Writes()
         var diff = StateDiff()
+        if accountKeys.count >= Self.accountKeyCacheLimit { accountKeys.removeAll(keepingCapacity: true) }
         for address in changes.allAccounts.sorted() {
-            let key = Self.accountKey(address)
+            let key = cachedAccountKey(address)
             let cleared = changes.clearedStorage[address]
             guard let account = state.accounts[address] else {
                 let oldLeaf = accountTrie.update(key, [])
@@ -188,6 +194,13 @@ struct CommittedState: Sendable {
                 RLPItem(unsignedInteger: account.nonce), .bytes(account.balance.minimalBigEndianBytes),
                 .bytes(storageRoot.bytes), .bytes(account.codeHash.bytes),
             ]))
+    }
+
+    private mutating func cachedAccountKey(_ address: Address) -> [UInt8] {
+        if let key = accountKeys[address] { return key }
+        let key = Self.accountKey(address)
+        accountKeys[address] = key
+        return key
     }
 
     static func accountKey(_ address: Address) -> [UInt8] {
