@@ -3,7 +3,8 @@
 
     python3 tools/module_graph.py            print the generated section
     python3 tools/module_graph.py --write    put it into docs/ARCHITECTURE.md (between the markers)
-    python3 tools/module_graph.py --check    exit 1 when docs/ARCHITECTURE.md differs or a rule is broken
+    python3 tools/module_graph.py --check    exit 1 when docs/ARCHITECTURE.md differs, a rule is broken, or a target
+                                             (tests included) imports a package module it does not depend on
 
 The graph comes from `swift package dump-package` (SwiftPM's own reading of the manifest, not a regex), so
 the picture cannot drift from the code: ArchitectureTests runs --check. The rules below are the seams of
@@ -14,6 +15,7 @@ packages it reaches), so a dependency that arrives indirectly is caught too.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import tempfile
@@ -147,6 +149,35 @@ def render(deps: dict[str, list[str]], kinds: dict[str, str]) -> str:
     return "\n".join(lines)
 
 
+def check_imports(package: dict) -> list[str]:
+    """Every top-level `import M` of a package target M, in any target (tests and benchmarks too), names a target
+    in the importer's declared dependency closure. An undeclared one compiles only when some other target happens to
+    build M first, so a fresh build of one product or of the tests alone can fail on it."""
+    declared: dict[str, list[str]] = {}
+    for target in package["targets"]:
+        declared[target["name"]] = [
+            dep[kind][0] for dep in target["dependencies"] for kind in ("byName", "target") if kind in dep]
+    problems = []
+    for target in package["targets"]:
+        name = target["name"]
+        if target["type"] == "plugin":
+            continue
+        default = "Tests" if target["type"] == "test" else "Sources"
+        directory = ROOT / (target.get("path") or f"{default}/{name}")
+        reachable = closure(declared, name)
+        for source in sorted(directory.rglob("*.swift")):
+            for line in source.read_text(errors="replace").splitlines():
+                match = IMPORT.match(line)
+                if match and match.group(1) in declared and match.group(1) != name and match.group(1) not in reachable:
+                    problems.append(
+                        f"{name} imports {match.group(1)} ({source.relative_to(ROOT)}) without depending on it in Package.swift")
+    return problems
+
+
+# A top-level import statement (at the start of a line, so generated code inside a string literal is not one).
+IMPORT = re.compile(r"^(?:@testable |@_exported |@preconcurrency |@_spi\(\w+\) )*import (?:(?:struct|class|enum|protocol|func|var|let|typealias) )?(\w+)")
+
+
 def check_rules(deps: dict[str, list[str]]) -> list[str]:
     problems = []
     for module, forbidden, why in RULES:
@@ -161,9 +192,10 @@ def check_rules(deps: dict[str, list[str]]) -> list[str]:
 
 def main(argv: list[str]) -> int:
     mode = argv[1] if len(argv) > 1 else "--print"
-    deps, kinds = graph(dump_package())
+    package = dump_package()
+    deps, kinds = graph(package)
     section = render(deps, kinds)
-    problems = check_rules(deps)
+    problems = check_rules(deps) + check_imports(package)
     if mode == "--print":
         print(section)
     elif mode == "--write":
