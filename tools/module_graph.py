@@ -149,6 +149,10 @@ def render(deps: dict[str, list[str]], kinds: dict[str, str]) -> str:
     return "\n".join(lines)
 
 
+# A top-level import statement (at the start of a line, so generated code inside a string literal is not one).
+IMPORT = re.compile(r"^(?:@testable |@_exported |@preconcurrency |@_spi\(\w+\) )*import (?:(?:struct|class|enum|protocol|func|var|let|typealias) )?(\w+)")
+
+
 def check_imports(package: dict) -> list[str]:
     """Every top-level `import M` of a package target M, in any target (tests and benchmarks too), names a target
     in the importer's declared dependency closure. An undeclared one compiles only when some other target happens to
@@ -172,10 +176,6 @@ def check_imports(package: dict) -> list[str]:
                     problems.append(
                         f"{name} imports {match.group(1)} ({source.relative_to(ROOT)}) without depending on it in Package.swift")
     return problems
-
-
-# A top-level import statement (at the start of a line, so generated code inside a string literal is not one).
-IMPORT = re.compile(r"^(?:@testable |@_exported |@preconcurrency |@_spi\(\w+\) )*import (?:(?:struct|class|enum|protocol|func|var|let|typealias) )?(\w+)")
 
 
 def check_rules(deps: dict[str, list[str]]) -> list[str]:

@@ -387,7 +387,8 @@ struct MinedBlock: Sendable {
         return Receipt(
             type: tx.type, status: receipt.status, root: receipt.root, cumulativeGasUsed: receipt.cumulativeGasUsed,
             gasUsed: receipt.gasUsed, effectiveGasPrice: receipt.effectiveGasPrice, logs: entries,
-            logsBloom: blooms?[index] ?? Bloom(logs: entries.map(\.log)), contractAddress: receipt.contractAddress, from: block.senders[index],
+            logsBloom: blooms?[index] ?? Bloom(logs: entries.map(\.log)), contractAddress: receipt.contractAddress,
+            from: block.senders[index],
             to: tx.to, transactionHash: signed.hash, transactionIndex: index, blockHash: block.hash,
             blockNumber: header.number, blobGasUsed: tx.type == .blob ? tx.blobGas : nil,
             blobGasPrice: tx.type == .blob ? blobGasPrice : nil)
