@@ -56,7 +56,8 @@ release: deps
 	$(SWIFT) build -c release
 
 # Tests run in release: dependencies are built once (the EVM conformance run needs release speed),
-# and the optimizer is exercised by the same tests that check correctness.
+# and the optimizer is exercised by the same tests that check correctness. The test targets' own code is compiled
+# without optimization (Package.swift, end): that halves their compile time (409 s -> 185 s on 2 cores).
 test: deps venv check-contracts
 	$(SWIFT) build -c release --build-tests
 	@$(MAKE) --no-print-directory docs-check
