@@ -160,3 +160,31 @@ extension RLP {
         }
     }
 }
+
+extension RLP {
+    /// Decodes a canonical RLP list whose items are all byte strings, passing each item's index and bytes to `body` in
+    /// order, without building an ``RLPItem`` tree (for hot decoders of flat structures, such as a trie's account
+    /// leaf). The same input is accepted as by ``decode(_:)-([UInt8])``, except that a nested list throws
+    /// ``RLPError/Kind/expectedBytes``. Returns the number of items.
+    @discardableResult
+    public static func forEachString(
+        inList bytes: [UInt8], _ body: (Int, UnsafeRawBufferPointer) throws(RLPError) -> Void
+    ) throws(RLPError) -> Int {
+        try bytes.withUnsafeBufferPointer { (buffer) throws(RLPError) -> Int in
+            var reader = Reader(buffer: buffer)
+            let list = try reader.readHeader(limit: buffer.count, insideList: false)
+            guard list.isList else { throw RLPError(.expectedList, offset: 0) }
+            if list.end < buffer.count { throw RLPError(.trailingBytes(count: buffer.count - list.end), offset: list.end) }
+            reader.position = list.payloadStart
+            var index = 0
+            while reader.position < list.end {
+                let item = try reader.readHeader(limit: list.end, insideList: true)
+                guard !item.isList else { throw RLPError(.expectedBytes, offset: reader.position) }
+                try body(index, UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[item.payloadStart..<item.end])))
+                reader.position = item.end
+                index += 1
+            }
+            return index
+        }
+    }
+}

@@ -99,3 +99,82 @@ public enum RLP {
         base[end] = shortBase + 55 + count  // 0xb7 + length of length, or 0xf7 + …
     }
 }
+
+// MARK: - Flat lists without an item tree
+
+extension RLP {
+    /// The RLP encoding of a list whose items are all byte strings, in one allocation: for hot encoders of flat
+    /// structures (a trie's account leaf) that would otherwise build an ``RLPItem`` tree of arrays first.
+    ///
+    /// `fields` passes each item's bytes to its argument in order; it is called twice (to measure, then to write)
+    /// and must pass the same bytes both times.
+    ///
+    /// ```swift
+    /// let leaf = RLP.encodeList { add in
+    ///     nonce.withMinimalBigEndianBytes(add)
+    ///     root.withUnsafeBytes(add)
+    /// }
+    /// ```
+    public static func encodeList(_ fields: ((UnsafeRawBufferPointer) -> Void) -> Void) -> [UInt8] {
+        var payload = 0
+        fields { bytes in payload += bytes.count == 1 && bytes[0] < 0x80 ? 1 : headerSize(payload: bytes.count) + bytes.count }
+        let size = headerSize(payload: payload) + payload
+        return [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+            guard let base = buffer.baseAddress else { return }  // size is at least 1
+            // The header first (back to front from the payload's start), then each field front to back.
+            var start = size - payload
+            writeHeader(payload: payload, shortBase: 0xc0, before: &start, base)
+            var position = size - payload
+            fields { bytes in
+                if bytes.count == 1 && bytes[0] < 0x80 {
+                    base[position] = bytes[0]
+                    position += 1
+                    return
+                }
+                var end = position + headerSize(payload: bytes.count)
+                var headerStart = end
+                writeHeader(payload: bytes.count, shortBase: 0x80, before: &headerStart, base)
+                if let source = bytes.baseAddress { (base + end).update(from: source.assumingMemoryBound(to: UInt8.self), count: bytes.count) }
+                end += bytes.count
+                position = end
+            }
+            initialized = size
+        }
+    }
+}
+
+extension RLP {
+    /// The RLP encoding of the byte string `bytes`, in one allocation (no ``RLPItem`` first).
+    public static func encodeString(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
+        if bytes.count == 1 && bytes[0] < 0x80 { return [bytes[0]] }
+        let size = headerSize(payload: bytes.count) + bytes.count
+        return [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+            guard let base = buffer.baseAddress else { return }  // size is at least 1
+            var start = size - bytes.count
+            writeHeader(payload: bytes.count, shortBase: 0x80, before: &start, base)
+            if let source = bytes.baseAddress {
+                (base + size - bytes.count).update(from: source.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+            }
+            initialized = size
+        }
+    }
+}
+
+extension UInt64 {
+    /// Calls `body` with the big-endian bytes without leading zeros (none for zero), without allocating.
+    @inlinable
+    public func withMinimalBigEndianBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try Swift.withUnsafeBytes(of: bigEndian) { raw in
+            try body(UnsafeRawBufferPointer(rebasing: raw[(leadingZeroBitCount / 8)...]))
+        }
+    }
+}
+
+extension UInt256 {
+    /// Calls `body` with the big-endian bytes without leading zeros (none for zero), without allocating.
+    @inlinable
+    public func withMinimalBigEndianBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        let skip = 32 - byteWidth
+        return try withBigEndianBytes { raw in try body(UnsafeRawBufferPointer(rebasing: raw[skip...])) }
+    }
+}

@@ -45,6 +45,46 @@ import EthereumPrimitives
         }
         tally.report()
     }
+
+    /// The tree-free codecs (`RLP.encodeList`, `RLP.encodeString`, `RLP.forEachString`) against the item codec on
+    /// every vector's `out`: the same bytes accepted and refused, the same strings read, the same encoding written.
+    @Test func flatCodecsAgreeWithTheItemCodec() {
+        let tally = ConformanceVectors.run(suite: "RLPTests (flat codecs)", directory: "RLPTests") { _, _, value in
+            guard let outHex = value["out"]?.stringValue, let out = try? [UInt8](hex: outHex) else {
+                return .fail("case has no `out` hex")
+            }
+            var strings: [[UInt8]] = []
+            let flat = Result { () throws(RLPError) -> Int in
+                try RLP.forEachString(inList: out) { index, bytes in
+                    guard index == strings.count else { return }
+                    strings.append(Array(bytes))
+                }
+            }
+            switch (Result { () throws(RLPError) -> RLPItem in try RLP.decode(out) }) {
+            case .failure:
+                if case .success = flat { return .fail("forEachString accepted what decode refuses") }
+                return .pass
+            case .success(.bytes(let bytes)):
+                if case .success = flat { return .fail("forEachString accepted a byte string") }
+                let encoded = bytes.withUnsafeBytes(RLP.encodeString)
+                return encoded == out ? .pass : .fail("encodeString differs: \(firstDifference(encoded, out))")
+            case .success(.list(let items)):
+                let nested = items.contains { if case .list = $0 { true } else { false } }
+                switch flat {
+                case .failure where nested: return .pass
+                case .failure(let error): return .fail("forEachString refused a flat list: \(error)")
+                case .success where nested: return .fail("forEachString accepted a nested list")
+                case .success(let count):
+                    guard count == items.count, strings.map(RLPItem.bytes) == items else {
+                        return .fail("forEachString read \(strings), decode \(items)")
+                    }
+                    let encoded = RLP.encodeList { add in for string in strings { string.withUnsafeBytes(add) } }
+                    return encoded == out ? .pass : .fail("encodeList differs: \(firstDifference(encoded, out))")
+                }
+            }
+        }
+        tally.report()
+    }
 }
 
 struct VectorError: Error, CustomStringConvertible {

@@ -27,16 +27,21 @@ public struct Bloom: Sendable, Hashable {
 
     /// Adds a log's address and topics.
     public mutating func add(_ log: Log) {
-        add(log.address.bytes)
-        for topic in log.topics { add(topic.bytes) }
+        log.address.withUnsafeBytes { add(raw: $0) }
+        for topic in log.topics { topic.withUnsafeBytes { add(raw: $0) } }
     }
 
     /// Adds one value (an address or a topic).
     public mutating func add(_ value: [UInt8]) {
-        let hash = Keccak256.hash(value).bytes
-        for i in stride(from: 0, to: 6, by: 2) {
-            let bit = (Int(hash[i]) << 8 | Int(hash[i + 1])) & 2047
-            bytes[255 - bit / 8] |= UInt8(1 << (bit % 8))
+        value.withUnsafeBytes { add(raw: $0) }
+    }
+
+    private mutating func add(raw value: UnsafeRawBufferPointer) {
+        Keccak256.hash(value).withUnsafeBytes { hash in
+            for i in stride(from: 0, to: 6, by: 2) {
+                let bit = (Int(hash[i]) << 8 | Int(hash[i + 1])) & 2047
+                bytes[255 - bit / 8] |= UInt8(1 << (bit % 8))
+            }
         }
     }
 

@@ -179,21 +179,36 @@ struct CommittedState: Sendable {
     }
 
     /// The fields of an account trie leaf, rlp([nonce, balance, storageRoot, codeHash]).
+    /// Read without an item tree: the reverse diff reads the old leaf of every account a block changes.
     static func fields(leaf: [UInt8]) -> AccountFields? {
-        guard case .list(let f)? = try? RLP.decode(leaf), f.count == 4,
-            let nonce = try? UInt64(rlp: f[0]),
-            let balanceBytes = try? f[1].unsignedIntegerBytes(maxBytes: 32, typeName: "UInt256"),
-            let codeHash = try? Bytes32(rlp: f[3])
-        else { return nil }
-        return AccountFields(nonce: nonce, balance: UInt256(truncatingBigEndian: balanceBytes), codeHash: codeHash)
+        var fields = AccountFields(nonce: 0, balance: .zero, codeHash: .zero)
+        var valid = true
+        func integer(_ bytes: UnsafeRawBufferPointer, maxBytes: Int) -> Bool { bytes.first != 0 && bytes.count <= maxBytes }
+        let count = try? RLP.forEachString(inList: leaf) { index, bytes in
+            switch index {
+            case 0:
+                guard integer(bytes, maxBytes: 8) else { valid = false; return }
+                fields.nonce = bytes.reduce(0) { $0 << 8 | UInt64($1) }
+            case 1:
+                guard integer(bytes, maxBytes: 32) else { valid = false; return }
+                fields.balance = UInt256(truncatingBigEndian: bytes)
+            case 3:
+                guard bytes.count == 32 else { valid = false; return }
+                fields.codeHash = Bytes32(unsafeBytes: bytes)
+            default: break
+            }
+        }
+        guard valid, count == 4 else { return nil }
+        return fields
     }
 
     private func leaf(_ account: Account, storageRoot: Bytes32) -> [UInt8] {
-        RLP.encode(
-            .list([
-                RLPItem(unsignedInteger: account.nonce), .bytes(account.balance.minimalBigEndianBytes),
-                .bytes(storageRoot.bytes), .bytes(account.codeHash.bytes),
-            ]))
+        RLP.encodeList { add in
+            account.nonce.withMinimalBigEndianBytes(add)
+            account.balance.withMinimalBigEndianBytes(add)
+            storageRoot.withUnsafeBytes(add)
+            account.codeHash.withUnsafeBytes(add)
+        }
     }
 
     private mutating func cachedAccountKey(_ address: Address) -> [UInt8] {
@@ -212,6 +227,6 @@ struct CommittedState: Sendable {
     }
 
     private static func slotValue(_ value: UInt256) -> [UInt8] {
-        RLP.encode(.bytes(value.minimalBigEndianBytes))
+        value.withMinimalBigEndianBytes(RLP.encodeString)
     }
 }

@@ -79,7 +79,7 @@ extension ContractABI {
     public func resolveFunction(_ nameOrSignature: String, argumentCount: Int? = nil) throws(ContractError) -> ABIFunction {
         // A canonical signature or a bare name is found in the ABI's index; another signature is parsed first.
         if let found = function(signature: nameOrSignature) { return found }
-        if nameOrSignature.contains("(") {
+        if nameOrSignature.utf8.contains(UInt8(ascii: "(")) {
             let parsed: ABIFunction
             do { parsed = try ABIFunction(signature: nameOrSignature) } catch {
                 throw .notInABI("\(error)")
@@ -104,7 +104,7 @@ extension ContractABI {
 
     /// The event a name or signature picks (`"Transfer"`, `"Transfer(address,address,uint256)"`).
     public func resolveEvent(_ nameOrSignature: String) throws(ContractError) -> ABIEvent {
-        if nameOrSignature.contains("(") {
+        if nameOrSignature.utf8.contains(UInt8(ascii: "(")) {
             let parsed = (try? ABIEvent(signature: nameOrSignature)) ?? (try? ABIEvent(signature: "event " + nameOrSignature))
             guard let parsed else { throw .notInABI("\(String(reflecting: nameOrSignature)) is not an event signature") }
             guard let found = events.first(where: { $0.signature == parsed.signature }) else {
