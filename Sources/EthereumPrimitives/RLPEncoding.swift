@@ -107,7 +107,8 @@ extension RLP {
     /// structures (a trie's account leaf) that would otherwise build an ``RLPItem`` tree of arrays first.
     ///
     /// `fields` passes each item's bytes to its argument in order; it is called twice (to measure, then to write)
-    /// and must pass the same bytes both times.
+    /// and must pass the same bytes both times (a second pass that writes more than the first measured stops the
+    /// program rather than write past the buffer).
     ///
     /// ```swift
     /// let leaf = RLP.encodeList { add in
@@ -127,17 +128,19 @@ extension RLP {
             var position = size - payload
             fields { bytes in
                 if bytes.count == 1 && bytes[0] < 0x80 {
+                    precondition(position < size, "RLP.encodeList: the fields changed between the two passes")
                     base[position] = bytes[0]
                     position += 1
                     return
                 }
-                var end = position + headerSize(payload: bytes.count)
-                var headerStart = end
+                let start = position + headerSize(payload: bytes.count)
+                precondition(start + bytes.count <= size, "RLP.encodeList: the fields changed between the two passes")
+                var headerStart = start
                 writeHeader(payload: bytes.count, shortBase: 0x80, before: &headerStart, base)
-                if let source = bytes.baseAddress { (base + end).update(from: source.assumingMemoryBound(to: UInt8.self), count: bytes.count) }
-                end += bytes.count
-                position = end
+                if let source = bytes.baseAddress { UnsafeMutableRawPointer(base + start).copyMemory(from: source, byteCount: bytes.count) }
+                position = start + bytes.count
             }
+            precondition(position == size, "RLP.encodeList: the fields changed between the two passes")
             initialized = size
         }
     }
@@ -153,28 +156,9 @@ extension RLP {
             var start = size - bytes.count
             writeHeader(payload: bytes.count, shortBase: 0x80, before: &start, base)
             if let source = bytes.baseAddress {
-                (base + size - bytes.count).update(from: source.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+                UnsafeMutableRawPointer(base + size - bytes.count).copyMemory(from: source, byteCount: bytes.count)
             }
             initialized = size
         }
-    }
-}
-
-extension UInt64 {
-    /// Calls `body` with the big-endian bytes without leading zeros (none for zero), without allocating.
-    @inlinable
-    public func withMinimalBigEndianBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try Swift.withUnsafeBytes(of: bigEndian) { raw in
-            try body(UnsafeRawBufferPointer(rebasing: raw[(leadingZeroBitCount / 8)...]))
-        }
-    }
-}
-
-extension UInt256 {
-    /// Calls `body` with the big-endian bytes without leading zeros (none for zero), without allocating.
-    @inlinable
-    public func withMinimalBigEndianBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        let skip = 32 - byteWidth
-        return try withBigEndianBytes { raw in try body(UnsafeRawBufferPointer(rebasing: raw[skip...])) }
     }
 }

@@ -94,11 +94,26 @@ extension UInt256 {
     public var minimalBigEndianBytes: [UInt8] {
         withBigEndianBytes { Array($0.dropFirst(32 - byteWidth)) }
     }
+
+    /// Calls `body` with the big-endian bytes without leading zeros (none for zero), without allocating.
+    @inlinable
+    public func withMinimalBigEndianBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        let skip = 32 - byteWidth
+        return try withBigEndianBytes { raw in try body(UnsafeRawBufferPointer(rebasing: raw[skip...])) }
+    }
 }
 
 extension UInt64 {
     /// The 8 big-endian bytes.
     public var bigEndianBytes: [UInt8] {
         withUnsafeBytes(of: bigEndian) { Array($0) }
+    }
+
+    /// Calls `body` with the big-endian bytes without leading zeros (none for zero), without allocating.
+    @inlinable
+    public func withMinimalBigEndianBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try Swift.withUnsafeBytes(of: bigEndian) { raw in
+            try body(UnsafeRawBufferPointer(rebasing: raw[(leadingZeroBitCount / 8)...]))
+        }
     }
 }

@@ -265,14 +265,16 @@ final class TrieNode: @unchecked Sendable {
         if slot.isCommitted { return }
         makeUnique(&slot)
         let node = slot
+        // Children are tested in place, not bound to a local: a second reference held across the recursive call
+        // would make `makeUnique` copy every changed node.
         switch node.kind {
         case .leaf:
             break
         case .extension:
-            if let child = node.children[0], !child.isCommitted { commit(&node.children[0]!, scratch: &scratch) }
+            if node.children[0]?.isCommitted == false { commit(&node.children[0]!, scratch: &scratch) }
         case .branch:
             for i in 0..<16 {
-                if let child = node.children[i], !child.isCommitted { commit(&node.children[i]!, scratch: &scratch) }
+                if node.children[i]?.isCommitted == false { commit(&node.children[i]!, scratch: &scratch) }
             }
         }
         node.encode(into: &scratch)

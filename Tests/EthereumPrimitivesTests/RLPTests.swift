@@ -44,6 +44,13 @@ import EthereumPrimitives
         let long = RLPItem.list([.bytes([UInt8](repeating: 1, count: 55))])  // 1 + 55 = 56
         #expect(Array(RLP.encode(long).prefix(2)) == [0xf8, 0x38])
         #expect(try RLP.decode(RLP.encode(long)) == long)
+        // The same two lists, and strings across the boundaries, written without an item tree.
+        for n in [0, 1, 54, 55, 56, 255, 256] {
+            let payload = [UInt8](repeating: 1, count: n)
+            let flat = RLP.encodeList { add in payload.withUnsafeBytes(add) }
+            #expect(flat == RLP.encode(.list([.bytes(payload)])), "list of a string of \(n)")
+            #expect(payload.withUnsafeBytes(RLP.encodeString) == RLP.encode(.bytes(payload)), "string of \(n)")
+        }
     }
 
     @Test func integers() throws {
@@ -55,7 +62,12 @@ import EthereumPrimitives
             let bytes = try [UInt8](hex: hex)
             #expect(RLP.encode(value) == bytes, "\(value)")
             #expect(try RLP.decode(UInt64.self, from: bytes) == value)
+            #expect(value.withMinimalBigEndianBytes(RLP.encodeString) == bytes, "\(value), without an item")
+            #expect(UInt256(value).withMinimalBigEndianBytes(RLP.encodeString) == bytes, "\(value) as UInt256")
         }
+        // 2^255 and 2^256 - 1: 32 bytes behind 0xa0.
+        #expect((UInt256(1) << 255).withMinimalBigEndianBytes(RLP.encodeString) == [0xa0, 0x80] + [UInt8](repeating: 0, count: 31))
+        #expect(UInt256.max.withMinimalBigEndianBytes(RLP.encodeString) == [0xa0] + [UInt8](repeating: 0xff, count: 32))
         #expect(RLP.encode(1_000 as Int) == [0x82, 0x03, 0xe8])
         #expect(try RLP.decode(Int.self, from: [0x82, 0x03, 0xe8]) == 1_000)
         #expect(RLP.encode(200 as UInt8) == [0x81, 0xc8])

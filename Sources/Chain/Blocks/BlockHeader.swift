@@ -91,28 +91,43 @@ public struct BlockHeader: Sendable, Hashable {
 
     /// The header as an RLP list, in consensus order.
     public var rlp: RLPItem {
-        var nonceBytes = [UInt8](repeating: 0, count: 8)
-        for i in 0..<8 { nonceBytes[i] = UInt8(truncatingIfNeeded: nonce >> (56 - 8 * UInt64(i))) }
-        var fields: [RLPItem] = [
-            .bytes(parentHash.bytes), .bytes(ommersHash.bytes), .bytes(coinbase.bytes), .bytes(stateRoot.bytes),
-            .bytes(transactionsRoot.bytes), .bytes(receiptsRoot.bytes), .bytes(logsBloom.bytes),
-            .bytes(difficulty.minimalBigEndianBytes), RLPItem(unsignedInteger: number),
-            RLPItem(unsignedInteger: gasLimit), RLPItem(unsignedInteger: gasUsed), RLPItem(unsignedInteger: timestamp),
-            .bytes(extraData), .bytes(mixHash.bytes), .bytes(nonceBytes),
-        ]
-        // Later fields only follow earlier ones (a header never skips a fork's field).
-        if let baseFeePerGas { fields.append(.bytes(baseFeePerGas.minimalBigEndianBytes)) } else { return .list(fields) }
-        if let withdrawalsRoot { fields.append(.bytes(withdrawalsRoot.bytes)) } else { return .list(fields) }
-        guard let blobGasUsed, let excessBlobGas, let parentBeaconBlockRoot else { return .list(fields) }
-        fields.append(RLPItem(unsignedInteger: blobGasUsed))
-        fields.append(RLPItem(unsignedInteger: excessBlobGas))
-        fields.append(.bytes(parentBeaconBlockRoot.bytes))
-        if let requestsHash { fields.append(.bytes(requestsHash.bytes)) }
+        var fields: [RLPItem] = []
+        fields.reserveCapacity(21)
+        forEachField { fields.append(.bytes(Array($0))) }
         return .list(fields)
     }
 
-    /// The RLP encoding.
-    public var encoded: [UInt8] { RLP.encode(rlp) }
+    /// The RLP encoding, written in one allocation (no ``rlp`` item tree first: a block's hash is taken from it).
+    public var encoded: [UInt8] { RLP.encodeList(forEachField) }
+
+    /// Passes each field's bytes to `add`, in consensus order: the one place that order is written.
+    private func forEachField(_ add: (UnsafeRawBufferPointer) -> Void) {
+        parentHash.withUnsafeBytes(add)
+        ommersHash.withUnsafeBytes(add)
+        coinbase.withUnsafeBytes(add)
+        stateRoot.withUnsafeBytes(add)
+        transactionsRoot.withUnsafeBytes(add)
+        receiptsRoot.withUnsafeBytes(add)
+        logsBloom.bytes.withUnsafeBytes(add)
+        difficulty.withMinimalBigEndianBytes(add)
+        number.withMinimalBigEndianBytes(add)
+        gasLimit.withMinimalBigEndianBytes(add)
+        gasUsed.withMinimalBigEndianBytes(add)
+        timestamp.withMinimalBigEndianBytes(add)
+        extraData.withUnsafeBytes(add)
+        mixHash.withUnsafeBytes(add)
+        withUnsafeBytes(of: nonce.bigEndian, add)  // always 8 bytes
+        // Later fields only follow earlier ones (a header never skips a fork's field).
+        guard let baseFeePerGas else { return }
+        baseFeePerGas.withMinimalBigEndianBytes(add)
+        guard let withdrawalsRoot else { return }
+        withdrawalsRoot.withUnsafeBytes(add)
+        guard let blobGasUsed, let excessBlobGas, let parentBeaconBlockRoot else { return }
+        blobGasUsed.withMinimalBigEndianBytes(add)
+        excessBlobGas.withMinimalBigEndianBytes(add)
+        parentBeaconBlockRoot.withUnsafeBytes(add)
+        if let requestsHash { requestsHash.withUnsafeBytes(add) }
+    }
 
     /// The block hash: keccak256 of the RLP encoding.
     public var hash: Bytes32 { Keccak256.hash(encoded) }
