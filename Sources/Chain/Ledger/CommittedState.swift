@@ -182,24 +182,22 @@ struct CommittedState: Sendable {
     /// Read without an item tree: the reverse diff reads the old leaf of every account a block changes.
     static func fields(leaf: [UInt8]) -> AccountFields? {
         var fields = AccountFields(nonce: 0, balance: .zero, codeHash: .zero)
-        var valid = true
-        func integer(_ bytes: UnsafeRawBufferPointer, maxBytes: Int) -> Bool { bytes.first != 0 && bytes.count <= maxBytes }
-        let count = try? RLP.forEachString(inList: leaf) { index, bytes in
+        func integer(_ bytes: UnsafeRawBufferPointer, maxBytes: Int) throws(RLPError) -> UnsafeRawBufferPointer {
+            if bytes.first == 0 { throw RLPError(.leadingZeroInInteger) }
+            guard bytes.count <= maxBytes else { throw RLPError(.integerOverflow(byteCount: bytes.count, type: "account field")) }
+            return bytes
+        }
+        let count = try? RLP.forEachString(inList: leaf) { (index, bytes) throws(RLPError) in
             switch index {
-            case 0:
-                guard integer(bytes, maxBytes: 8) else { valid = false; return }
-                fields.nonce = bytes.reduce(0) { $0 << 8 | UInt64($1) }
-            case 1:
-                guard integer(bytes, maxBytes: 32) else { valid = false; return }
-                fields.balance = UInt256(truncatingBigEndian: bytes)
+            case 0: fields.nonce = try integer(bytes, maxBytes: 8).reduce(0) { $0 << 8 | UInt64($1) }
+            case 1: fields.balance = UInt256(truncatingBigEndian: try integer(bytes, maxBytes: 32))
             case 3:
-                guard bytes.count == 32 else { valid = false; return }
+                guard bytes.count == 32 else { throw RLPError(.wrongByteCount(expected: 32, actual: bytes.count)) }
                 fields.codeHash = Bytes32(unsafeBytes: bytes)
             default: break
             }
         }
-        guard valid, count == 4 else { return nil }
-        return fields
+        return count == 4 ? fields : nil
     }
 
     private func leaf(_ account: Account, storageRoot: Bytes32) -> [UInt8] {
