@@ -41,13 +41,14 @@ public enum RLP {
         }
     }
 
-    @inline(__always)
-    static func headerSize(payload: Int) -> Int {
+    /// The size of an item's header (a string's or a list's) for a payload of `payload` bytes.
+    @inlinable @inline(__always)
+    public static func headerSize(payload: Int) -> Int {
         payload < 56 ? 1 : 1 + byteCount(UInt64(payload))
     }
 
     /// Bytes needed for `n` in big-endian without leading zeros (0 for zero).
-    @inline(__always)
+    @inlinable @inline(__always)
     static func byteCount(_ n: UInt64) -> Int {
         (64 - n.leadingZeroBitCount + 7) / 8
     }
@@ -159,6 +160,61 @@ extension RLP {
                 UnsafeMutableRawPointer(base + size - bytes.count).copyMemory(from: source, byteCount: bytes.count)
             }
             initialized = size
+        }
+    }
+}
+
+// MARK: - Appending to a buffer
+
+/// For writers that assemble an encoding themselves (a trie node, a receipt): sizes first, then headers and strings
+/// appended to one buffer reserved at the final size, with no ``RLPItem`` tree.
+extension RLP {
+    /// The size of byte string `bytes` encoded as a string item.
+    @inlinable @inline(__always)
+    public static func stringSize(_ bytes: UnsafeRawBufferPointer) -> Int {
+        bytes.count == 1 && bytes[0] < 0x80 ? 1 : headerSize(payload: bytes.count) + bytes.count
+    }
+
+    /// The size of byte string `bytes` encoded as a string item.
+    @inlinable @inline(__always)
+    public static func stringSize(_ bytes: [UInt8]) -> Int {
+        bytes.count == 1 && bytes[0] < 0x80 ? 1 : headerSize(payload: bytes.count) + bytes.count
+    }
+
+    /// Appends the header of a list (`list` true) or string whose payload is `payload` bytes.
+    @inlinable @inline(__always)
+    public static func appendHeader(payload: Int, list: Bool, to out: inout [UInt8]) {
+        let base: UInt8 = list ? 0xC0 : 0x80
+        if payload < 56 {
+            out.append(base + UInt8(payload))
+            return
+        }
+        let lengthBytes = byteCount(UInt64(payload))
+        out.append(base + 55 + UInt8(lengthBytes))
+        for i in stride(from: lengthBytes - 1, through: 0, by: -1) {
+            out.append(UInt8(truncatingIfNeeded: payload >> (8 * i)))
+        }
+    }
+
+    /// Appends byte string `bytes` as a string item.
+    @inlinable @inline(__always)
+    public static func appendString(_ bytes: UnsafeRawBufferPointer, to out: inout [UInt8]) {
+        if bytes.count == 1 && bytes[0] < 0x80 {
+            out.append(bytes[0])
+        } else {
+            appendHeader(payload: bytes.count, list: false, to: &out)
+            out.append(contentsOf: bytes)
+        }
+    }
+
+    /// Appends byte string `bytes` as a string item.
+    @inlinable @inline(__always)
+    public static func appendString(_ bytes: [UInt8], to out: inout [UInt8]) {
+        if bytes.count == 1 && bytes[0] < 0x80 {
+            out.append(bytes[0])
+        } else {
+            appendHeader(payload: bytes.count, list: false, to: &out)
+            out.append(contentsOf: bytes)
         }
     }
 }

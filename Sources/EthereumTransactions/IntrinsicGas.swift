@@ -30,7 +30,15 @@ public enum IntrinsicGas {
     /// The gas limit must cover both: `gasLimit ≥ max(gas, floor)`.
     public static func calculate(for transaction: Transaction, fork: Hardfork) -> (gas: UInt64, floor: UInt64) {
         let data = transaction.data
-        let zeros = UInt64(data.reduce(0) { $0 + ($1 == 0 ? 1 : 0) })
+        // A branch-free count the compiler vectorizes (an initcode is kilobytes, counted on submission and again
+        // when the transaction runs).
+        let zeros = UInt64(
+            data.withUnsafeBufferPointer { bytes in
+                var count = 0
+                // (b | -b) has its top bit set exactly when b is not zero.
+                for byte in bytes { count &+= Int(((byte | (0 &- byte)) >> 7) ^ 1) }
+                return count
+            })
         let nonZeros = UInt64(data.count) - zeros
         let nonZeroCost = fork >= .istanbul ? nonZeroByteIstanbul : nonZeroByteFrontier
 

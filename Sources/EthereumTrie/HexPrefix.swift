@@ -1,3 +1,5 @@
+import EthereumPrimitives
+
 /// Hex-prefix ("compact") encoding of a nibble path (Ethereum Yellow Paper, appendix C): the first
 /// nibble carries two flags — bit 1 set for a leaf (terminated path), bit 0 set for an odd number of
 /// nibbles — and an even path gets a zero padding nibble after the flag nibble.
@@ -26,7 +28,7 @@ public enum HexPrefix {
     static func encodedSize(nibbles: Int) -> Int {
         let bytes = nibbles / 2 + 1
         // One byte is its own RLP encoding: the flag nibble (at most 3) keeps it below 0x80.
-        return bytes == 1 ? 1 : NodeRLP.headerSize(bytes) + bytes
+        return bytes == 1 ? 1 : RLP.headerSize(payload: bytes) + bytes
     }
 
     /// Appends the RLP string of the hex-prefix encoding of `nibbles` (``encodedSize(nibbles:)`` bytes).
@@ -34,7 +36,7 @@ public enum HexPrefix {
     static func appendEncoded(_ nibbles: [UInt8], isLeaf: Bool, to out: inout [UInt8]) {
         let count = nibbles.count
         let bytes = count / 2 + 1
-        if bytes > 1 { NodeRLP.appendHeader(bytes, base: 0x80, to: &out) }
+        if bytes > 1 { RLP.appendHeader(payload: bytes, list: false, to: &out) }
         let odd = count % 2 == 1
         let flag: UInt8 = (isLeaf ? 2 : 0) | (odd ? 1 : 0)
         var i = 0

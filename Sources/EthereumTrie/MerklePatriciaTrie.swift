@@ -27,7 +27,7 @@ public struct MerklePatriciaTrie: Sendable {
 
     /// Calls `body` with the nibbles of `key`, high nibble first.
     @inline(__always)
-    static func withNibbles<R>(_ key: [UInt8], _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    static func withNibbles<R>(_ key: UnsafeRawBufferPointer, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: key.count * 2) { buffer in
             for (i, byte) in key.enumerated() {
                 buffer[2 * i] = byte >> 4
@@ -37,40 +37,74 @@ public struct MerklePatriciaTrie: Sendable {
         }
     }
 
+    @inline(__always)
+    static func withNibbles<R>(_ key: [UInt8], _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        key.withUnsafeBytes { withNibbles($0, body) }
+    }
+
+    @inline(__always)
+    static func withNibbles<R>(_ key: Bytes32, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        key.withUnsafeBytes { withNibbles($0, body) }
+    }
+
     /// Stores `value` under `key`; an empty value deletes the key (the trie never stores empty values).
     public mutating func set(_ key: [UInt8], _ value: [UInt8]) {
+        Self.withNibbles(key) { set(path: $0, value) }
+    }
+
+    /// ``set(_:_:)`` for a 32-byte key (a secure trie's hashed key), without an array for it.
+    public mutating func set(_ key: Bytes32, _ value: [UInt8]) {
+        Self.withNibbles(key) { set(path: $0, value) }
+    }
+
+    private mutating func set(path: UnsafeBufferPointer<UInt8>, _ value: [UInt8]) {
         if value.isEmpty {
-            delete(key)
-            return
+            delete(path: path)
+        } else {
+            TrieNode.insert(&root, key: path, from: 0, value: value)
         }
-        Self.withNibbles(key) { TrieNode.insert(&root, key: $0, from: 0, value: value) }
     }
 
     /// Stores `value` under `key` (an empty value deletes) and returns the value it replaced, nil when the key was
     /// absent. Writing the value a key already holds changes nothing, so nothing is re-hashed for it.
     @discardableResult
     public mutating func update(_ key: [UInt8], _ value: [UInt8]) -> [UInt8]? {
-        Self.withNibbles(key) { path in
-            let old = TrieNode.value(in: root, key: path, from: 0)
-            if value.isEmpty {
-                if old != nil { TrieNode.delete(&root, key: path, from: 0) }
-            } else if old != value {
-                TrieNode.insert(&root, key: path, from: 0, value: value)
-            }
-            return old
+        Self.withNibbles(key) { update(path: $0, value) }
+    }
+
+    /// ``update(_:_:)`` for a 32-byte key (a secure trie's hashed key), without an array for it.
+    @discardableResult
+    public mutating func update(_ key: Bytes32, _ value: [UInt8]) -> [UInt8]? {
+        Self.withNibbles(key) { update(path: $0, value) }
+    }
+
+    private mutating func update(path: UnsafeBufferPointer<UInt8>, _ value: [UInt8]) -> [UInt8]? {
+        let old = TrieNode.value(in: root, key: path, from: 0)
+        if value.isEmpty {
+            if old != nil { TrieNode.delete(&root, key: path, from: 0) }
+        } else if old != value {
+            TrieNode.insert(&root, key: path, from: 0, value: value)
         }
+        return old
     }
 
     /// Removes `key` if present.
     public mutating func delete(_ key: [UInt8]) {
-        Self.withNibbles(key) { path in
-            guard TrieNode.value(in: root, key: path, from: 0) != nil else { return }
-            TrieNode.delete(&root, key: path, from: 0)
-        }
+        Self.withNibbles(key) { delete(path: $0) }
+    }
+
+    private mutating func delete(path: UnsafeBufferPointer<UInt8>) {
+        guard TrieNode.value(in: root, key: path, from: 0) != nil else { return }
+        TrieNode.delete(&root, key: path, from: 0)
     }
 
     /// The value stored under `key`, or nil.
     public func get(_ key: [UInt8]) -> [UInt8]? {
+        Self.withNibbles(key) { TrieNode.value(in: root, key: $0, from: 0) }
+    }
+
+    /// ``get(_:)`` for a 32-byte key (a secure trie's hashed key), without an array for it.
+    public func get(_ key: Bytes32) -> [UInt8]? {
         Self.withNibbles(key) { TrieNode.value(in: root, key: $0, from: 0) }
     }
 
@@ -113,11 +147,12 @@ public struct MerklePatriciaTrie: Sendable {
     public static func root(ofList items: some Collection<[UInt8]>) -> Bytes32 {
         if items.count == 1, let item = items.first, !item.isEmpty {
             // One leaf under key RLP(0) = 0x80: rlp([hex-prefix of nibbles 8, 0 as a leaf = 0x20 0x80, item]).
+            let payload = 3 + RLP.stringSize(item)
             var leaf: [UInt8] = []
-            let payload = 3 + NodeRLP.stringSize(item)
-            NodeRLP.appendHeader(payload, base: 0xC0, to: &leaf)
+            leaf.reserveCapacity(RLP.headerSize(payload: payload) + payload)
+            RLP.appendHeader(payload: payload, list: true, to: &leaf)
             leaf += [0x82, 0x20, 0x80]
-            NodeRLP.appendString(item, to: &leaf)
+            RLP.appendString(item, to: &leaf)
             return Keccak256.hash(leaf)
         }
         var trie = MerklePatriciaTrie()

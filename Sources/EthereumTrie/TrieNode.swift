@@ -300,24 +300,24 @@ final class TrieNode: @unchecked Sendable {
         switch kind {
         case .leaf:
             let value = self.value ?? []
-            let payload = HexPrefix.encodedSize(nibbles: path.count) + NodeRLP.stringSize(value)
-            NodeRLP.appendHeader(payload, base: 0xC0, to: &out)
+            let payload = HexPrefix.encodedSize(nibbles: path.count) + RLP.stringSize(value)
+            RLP.appendHeader(payload: payload, list: true, to: &out)
             HexPrefix.appendEncoded(path, isLeaf: true, to: &out)
-            NodeRLP.appendString(value, to: &out)
+            RLP.appendString(value, to: &out)
         case .extension:
             let child = children[0]
             let payload = HexPrefix.encodedSize(nibbles: path.count) + (child?.referenceSize ?? 1)
-            NodeRLP.appendHeader(payload, base: 0xC0, to: &out)
+            RLP.appendHeader(payload: payload, list: true, to: &out)
             HexPrefix.appendEncoded(path, isLeaf: false, to: &out)
             if let child { child.appendReference(to: &out) } else { out.append(0x80) }
         case .branch:
-            var payload = value.map { NodeRLP.stringSize($0) } ?? 1
+            var payload = value.map { RLP.stringSize($0) } ?? 1
             for i in 0..<16 { payload += children[i]?.referenceSize ?? 1 }
-            NodeRLP.appendHeader(payload, base: 0xC0, to: &out)
+            RLP.appendHeader(payload: payload, list: true, to: &out)
             for i in 0..<16 {
                 if let child = children[i] { child.appendReference(to: &out) } else { out.append(0x80) }
             }
-            if let value { NodeRLP.appendString(value, to: &out) } else { out.append(0x80) }
+            if let value { RLP.appendString(value, to: &out) } else { out.append(0x80) }
         }
     }
 }

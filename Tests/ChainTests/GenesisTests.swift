@@ -75,4 +75,37 @@ import Testing
         config.hardfork = .homestead
         await #expect(throws: ChainError.self) { try await DevChain(config: config) }
     }
+
+    /// Chains made from one genesis share its tries (the last genesis built is kept); each changes only its own copy,
+    /// also while they mine at the same time. The independent check: each chain's state root recomputed from its
+    /// accounts (WorldState.stateRoot, no tries kept) equals its head's, and the balances are each chain's own.
+    @Test func chainsFromOneGenesisKeepTheirOwnState() async throws {
+        var chains: [DevChain] = []
+        for _ in 0..<4 { chains.append(try await DevChain(config: .deterministic())) }
+        let genesis = try #require(try await chains[0].block(.earliest))
+        let recipient = ChainFixtures.address("0x00000000000000000000000000000000000c0ffe")
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (i, chain) in chains.enumerated() {
+                group.addTask {
+                    for nonce in 0...UInt64(i) {
+                        let tx = ChainFixtures.dynamicFee(ChainFixtures.key0, nonce: nonce, to: recipient, value: UInt256(UInt64(i + 1)))
+                        _ = try await chain.sendRawTransaction(tx.encoded)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        for (i, chain) in chains.enumerated() {
+            let head = try #require(try await chain.block(.latest))
+            #expect(head.header.number == UInt64(i + 1))
+            #expect(await chain.currentState().stateRoot == head.header.stateRoot)
+            #expect(try await chain.balance(recipient) == UInt256(UInt64((i + 1) * (i + 1))))
+            #expect(try #require(try await chain.block(.earliest)).hash == genesis.hash)
+        }
+        // A chain made after the others mined starts from the untouched genesis.
+        let fresh = try await DevChain(config: .deterministic())
+        #expect(try #require(try await fresh.block(.latest)).hash == genesis.hash)
+        #expect(await fresh.currentState().stateRoot == genesis.header.stateRoot)
+        #expect(try await fresh.balance(recipient) == .zero)
+    }
 }

@@ -51,6 +51,20 @@ import EthereumPrimitives
             #expect(flat == RLP.encode(.list([.bytes(payload)])), "list of a string of \(n)")
             #expect(payload.withUnsafeBytes(RLP.encodeString) == RLP.encode(.bytes(payload)), "string of \(n)")
         }
+        // The appenders (a list header, then its strings), including a single byte below and at 0x80.
+        for n in [0, 1, 54, 55, 56, 255, 256, 65_536] {
+            for fill: UInt8 in [0x00, 0x7f, 0x80] {
+                let payload = [UInt8](repeating: fill, count: n)
+                let size = RLP.stringSize(payload)
+                #expect(payload.withUnsafeBytes(RLP.stringSize) == size)
+                var out: [UInt8] = []
+                RLP.appendHeader(payload: 2 * size, list: true, to: &out)
+                RLP.appendString(payload, to: &out)
+                payload.withUnsafeBytes { RLP.appendString($0, to: &out) }
+                #expect(out == RLP.encode(.list([.bytes(payload), .bytes(payload)])), "two strings of \(n) × \(fill)")
+                #expect(out.count == RLP.headerSize(payload: 2 * size) + 2 * size)
+            }
+        }
     }
 
     @Test func integers() throws {

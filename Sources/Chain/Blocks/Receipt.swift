@@ -120,12 +120,36 @@ public struct Receipt: Sendable, Hashable {
     public static func consensusEncoding(
         type: TransactionType, status: Bool, root: Bytes32?, cumulativeGasUsed: UInt64, bloom: Bloom, logs: [Log]
     ) -> [UInt8] {
-        let logItems = logs.map { log in
-            RLPItem.list([.bytes(log.address.bytes), .list(log.topics.map { .bytes($0.bytes) }), .bytes(log.data)])
+        // Written straight into one buffer of the final size (every block's receipts root encodes each receipt):
+        // sizes first, then the headers and strings, with no item tree. A log is [address, [topics], data].
+        func logPayload(_ log: Log) -> (log: Int, topics: Int) {
+            let topics = 33 * log.topics.count
+            return (21 + RLP.headerSize(payload: topics) + topics + RLP.stringSize(log.data), topics)
         }
-        let first: RLPItem = root.map { .bytes($0.bytes) } ?? .bytes(status ? [1] : [])
-        let body = RLP.encode(
-            .list([first, RLPItem(unsignedInteger: cumulativeGasUsed), .bytes(bloom.bytes), .list(logItems)]))
-        return type == .legacy ? body : [type.rawValue] + body
+        var logsPayload = 0
+        for log in logs {
+            let payload = logPayload(log).log
+            logsPayload += RLP.headerSize(payload: payload) + payload
+        }
+        let first = root == nil ? 1 : 33  // status 0x01 or 0x80; a root is 32 bytes
+        let gas = cumulativeGasUsed.withMinimalBigEndianBytes(RLP.stringSize)
+        let payload = first + gas + 3 + 256 + RLP.headerSize(payload: logsPayload) + logsPayload
+        var out: [UInt8] = []
+        out.reserveCapacity((type == .legacy ? 0 : 1) + RLP.headerSize(payload: payload) + payload)
+        if type != .legacy { out.append(type.rawValue) }
+        RLP.appendHeader(payload: payload, list: true, to: &out)
+        if let root { root.withUnsafeBytes { RLP.appendString($0, to: &out) } } else { out.append(status ? 0x01 : 0x80) }
+        cumulativeGasUsed.withMinimalBigEndianBytes { RLP.appendString($0, to: &out) }
+        RLP.appendString(bloom.bytes, to: &out)
+        RLP.appendHeader(payload: logsPayload, list: true, to: &out)
+        for log in logs {
+            let (payload, topics) = logPayload(log)
+            RLP.appendHeader(payload: payload, list: true, to: &out)
+            log.address.withUnsafeBytes { RLP.appendString($0, to: &out) }
+            RLP.appendHeader(payload: topics, list: true, to: &out)
+            for topic in log.topics { topic.withUnsafeBytes { RLP.appendString($0, to: &out) } }
+            RLP.appendString(log.data, to: &out)
+        }
+        return out
     }
 }

@@ -78,7 +78,7 @@ extension DevChain {
         return BlockEnvironment(
             coinbase: devSettings.coinbase ?? config.coinbase, number: head.number + 1, timestamp: timestamp, gasLimit: nextGasLimit(fork: fork),
             difficulty: fork >= .paris ? .zero : .one,
-            prevRandao: fork >= .paris ? Keccak256.hash(headHash.bytes) : .zero,
+            prevRandao: fork >= .paris ? headHash.withUnsafeBytes { Keccak256.hash($0) } : .zero,
             baseFee: nextBaseFee(fork: fork) ?? .zero,
             excessBlobGas: fork >= .cancun ? nextExcessBlobGas(after: head, fork: fork) : 0,
             chainID: UInt256(chainId), blobSchedule: blobSchedule(for: fork))

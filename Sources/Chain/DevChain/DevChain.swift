@@ -196,13 +196,8 @@ public actor DevChain {
                     state.accounts[account.address, default: Account()].balance = account.balance
                 }
             }
-            committed = CommittedState(state: WorldState())  // empty, so apply() writes every row and code
-            var changes = StateChanges()
-            changes.accounts = Set(state.accounts.keys)
-            for (address, account) in state.accounts where !account.storage.isEmpty {
-                changes.slots[address] = Set(account.storage.keys)
-            }
-            let writes = committed.apply(changes, from: state).writes
+            let writes: CommittedState.Writes
+            (committed, writes) = Self.genesisTries(of: state)
             head =
                 genesis?.header(stateRoot: committed.stateRoot, initialBaseFee: config.initialBaseFee)
                 ?? Self.genesisHeader(config: config, stateRoot: committed.stateRoot)
@@ -331,6 +326,32 @@ public actor DevChain {
     public nonisolated var accounts: [Address] { config.devAccounts.filter { $0.privateKey != nil }.map(\.address) }
 
     // MARK: Genesis
+
+    /// The last genesis state built, with its tries and the rows a new store is given. A test bench starts a chain
+    /// from the same genesis for every test; building it is a trie of every account and a hash of every node. The
+    /// tries are values whose shared nodes are copied before a change, so chains built from one entry do not see
+    /// each other's blocks. Only a genesis of at most ``genesisKeptAccounts`` accounts is kept (a large alloc would be
+    /// held twice once the chain changes it, and compared whole).
+    private static let lastGenesis = Mutex<(state: WorldState, committed: CommittedState, writes: CommittedState.Writes)?>(nil)
+
+    /// The tries of genesis `state` and the rows that store it: the last ones built when `state` is the same.
+    static func genesisTries(of state: WorldState) -> (CommittedState, CommittedState.Writes) {
+        if state.accounts.count <= genesisKeptAccounts, let last = lastGenesis.withLock({ $0 }), last.state == state {
+            return (last.committed, last.writes)
+        }
+        var committed = CommittedState(state: WorldState())  // empty, so apply() writes every row and code
+        var changes = StateChanges()
+        changes.accounts = Set(state.accounts.keys)
+        for (address, account) in state.accounts where !account.storage.isEmpty {
+            changes.slots[address] = Set(account.storage.keys)
+        }
+        let writes = committed.apply(changes, from: state).writes
+        _ = committed.stateRoot  // every node hashed before the tries are shared
+        if state.accounts.count <= genesisKeptAccounts { lastGenesis.withLock { $0 = (state, committed, writes) } }
+        return (committed, writes)
+    }
+
+    static let genesisKeptAccounts = 1024
 
     static func genesisHeader(config: ChainConfig, stateRoot: Bytes32) -> BlockHeader {
         let fork = config.hardfork

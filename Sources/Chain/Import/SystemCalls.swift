@@ -27,14 +27,26 @@ public enum SystemCalls {
         fork: Hardfork
     ) {
         let rules = ForkRules(fork)
-        if fork >= .cancun, let root = parentBeaconBlockRoot,
-            !recordBeaconRoot(root, in: &journaled, block: block, rules: rules)
-        {
-            _ = call(beaconRoots, input: root.bytes, in: &journaled, block: block, rules: rules)
+        // The native writes of both calls end as one transaction would (they touch no other account); a call through
+        // the interpreter starts from a finished one.
+        var unfinished = false
+        if fork >= .cancun, let root = parentBeaconBlockRoot {
+            if recordBeaconRoot(root, in: &journaled, block: block) {
+                unfinished = true
+            } else {
+                _ = call(beaconRoots, input: root.bytes, in: &journaled, block: block, rules: rules)
+            }
         }
-        if fork >= .prague, !recordParentHash(parentHash, in: &journaled, block: block, rules: rules) {
-            _ = call(historyStorage, input: parentHash.bytes, in: &journaled, block: block, rules: rules)
+        if fork >= .prague {
+            if recordParentHash(parentHash, in: &journaled, block: block) {
+                unfinished = true
+            } else {
+                if unfinished { journaled.finalize(rules: rules) }
+                unfinished = false
+                _ = call(historyStorage, input: parentHash.bytes, in: &journaled, block: block, rules: rules)
+            }
         }
+        if unfinished { journaled.finalize(rules: rules) }
     }
 
     // MARK: The system contracts' system-call paths without the interpreter
@@ -52,27 +64,21 @@ public enum SystemCalls {
     /// HISTORY_BUFFER_LENGTH (EIP-4788) and HISTORY_SERVE_WINDOW (EIP-2935): 8191 slots.
     static let ringLength: UInt64 = 8191
 
-    /// EIP-4788's `set`: `timestamp % 8191` ← timestamp, `timestamp % 8191 + 8191` ← the root. False (nothing
-    /// done) when the contract holds other code.
-    static func recordBeaconRoot(
-        _ root: Bytes32, in journaled: inout JournaledState, block: BlockEnvironment, rules: ForkRules
-    ) -> Bool {
+    /// EIP-4788's `set`: `timestamp % 8191` ← timestamp, `timestamp % 8191 + 8191` ← the root, left for the caller
+    /// to finalize. False (nothing done) when the contract holds other code.
+    static func recordBeaconRoot(_ root: Bytes32, in journaled: inout JournaledState, block: BlockEnvironment) -> Bool {
         guard journaled.codeHash(at: beaconRoots) == beaconRootsCodeHash else { return false }
         let index = block.timestamp % ringLength
         journaled.setStorage(beaconRoots, UInt256(index), UInt256(block.timestamp))
-        journaled.setStorage(beaconRoots, UInt256(index + ringLength), UInt256(truncatingBigEndian: root.bytes))
-        journaled.finalize(rules: rules)
+        journaled.setStorage(beaconRoots, UInt256(index + ringLength), UInt256(root))
         return true
     }
 
-    /// EIP-2935's `set`: `(number - 1) % 8191` ← the parent hash. False (nothing done) when the contract holds
-    /// other code, or for block 0 (which has no parent, and no system call).
-    static func recordParentHash(
-        _ parentHash: Bytes32, in journaled: inout JournaledState, block: BlockEnvironment, rules: ForkRules
-    ) -> Bool {
+    /// EIP-2935's `set`: `(number - 1) % 8191` ← the parent hash, left for the caller to finalize. False (nothing
+    /// done) when the contract holds other code, or for block 0 (which has no parent, and no system call).
+    static func recordParentHash(_ parentHash: Bytes32, in journaled: inout JournaledState, block: BlockEnvironment) -> Bool {
         guard block.number > 0, journaled.codeHash(at: historyStorage) == historyStorageCodeHash else { return false }
-        journaled.setStorage(historyStorage, UInt256((block.number - 1) % ringLength), UInt256(truncatingBigEndian: parentHash.bytes))
-        journaled.finalize(rules: rules)
+        journaled.setStorage(historyStorage, UInt256((block.number - 1) % ringLength), UInt256(parentHash))
         return true
     }
 

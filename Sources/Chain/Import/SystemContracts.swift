@@ -24,14 +24,16 @@ public enum SystemContracts {
     /// The system contracts a genesis for `fork` holds (nonce 1, as a deployment leaves them): the four
     /// above from Prague; none before (a Cancun dev chain keeps its genesis, and its EIP-4788 call is a no-op).
     public static func genesisAccounts(fork: Hardfork) -> [Address: Account] {
-        guard fork >= .prague else { return [:] }
-        return [
-            SystemCalls.beaconRoots: Account(nonce: 1, code: beaconRootsCode),
-            SystemCalls.historyStorage: Account(nonce: 1, code: historyStorageCode),
-            SystemCalls.withdrawalRequests: Account(nonce: 1, code: withdrawalRequestsCode),
-            SystemCalls.consolidationRequests: Account(nonce: 1, code: consolidationRequestsCode),
-        ]
+        fork >= .prague ? pragueAccounts : [:]
     }
+
+    /// Made once: each account hashes its code (a test bench makes a genesis per test).
+    private static let pragueAccounts: [Address: Account] = [
+        SystemCalls.beaconRoots: Account(nonce: 1, code: beaconRootsCode),
+        SystemCalls.historyStorage: Account(nonce: 1, code: historyStorageCode),
+        SystemCalls.withdrawalRequests: Account(nonce: 1, code: withdrawalRequestsCode),
+        SystemCalls.consolidationRequests: Account(nonce: 1, code: consolidationRequestsCode),
+    ]
 
     private static func code(_ hex: String) -> [UInt8] { (try? Hex.decode(hex)) ?? [] }
 }

@@ -36,7 +36,7 @@ extension CommittedState {
     /// hashes. An absent account gets zero fields and hashes, and storage entries without proofs, as geth's do;
     /// so does every key of an account whose storage is empty.
     mutating func proof(_ address: Address, slots: [UInt256]) -> AccountProof {
-        let accountProof = accountTrie.proof(for: Self.accountKey(address))
+        let accountProof = accountTrie.proof(for: Self.accountKey(address).bytes)
         guard let fields = fields(address) else {
             return AccountProof(
                 address: address, accountProof: accountProof, balance: .zero, nonce: 0, codeHash: .zero,
@@ -47,7 +47,7 @@ extension CommittedState {
         if var trie = storageTries[address], !trie.isEmpty {
             storageHash = trie.rootHash
             for slot in slots {
-                entries.append(AccountProof.StorageEntry(key: slot, value: storage(address, slot), proof: trie.proof(for: Self.slotKey(slot))))
+                entries.append(AccountProof.StorageEntry(key: slot, value: storage(address, slot), proof: trie.proof(for: Self.slotKey(slot).bytes)))
             }
             storageTries[address] = trie  // keep the hashes just computed
         } else {

@@ -16,7 +16,7 @@ struct CommittedState: Sendable {
     /// The account trie keys (Keccak-256 of the address) of accounts blocks changed, so an account changed block after
     /// block (a sender, a contract, the fee recipient, the system contracts) is hashed once. Emptied when it reaches
     /// ``accountKeyCacheLimit`` entries.
-    private var accountKeys: [Address: [UInt8]] = [:]
+    private var accountKeys: [Address: Bytes32] = [:]
     private static let accountKeyCacheLimit = 4096
 
     /// The tries of `state`, built from scratch.
@@ -113,7 +113,12 @@ struct CommittedState: Sendable {
         var writes = Writes()
         var diff = StateDiff()
         if accountKeys.count >= Self.accountKeyCacheLimit { accountKeys.removeAll(keepingCapacity: true) }
-        for address in changes.allAccounts.sorted() {
+        let addresses = changes.allAccounts.sorted()
+        // Room for every changed account at once (a block changes a few), rather than growth by doubling.
+        writes.accounts.reserveCapacity(addresses.count)
+        writes.storage.reserveCapacity(changes.slots.values.reduce(0) { $0 + $1.count })
+        diff.accounts.reserveCapacity(addresses.count)
+        for address in addresses {
             let key = cachedAccountKey(address)
             let cleared = changes.clearedStorage[address]
             guard let account = state.accounts[address] else {
@@ -140,6 +145,7 @@ struct CommittedState: Sendable {
                 }
                 for slot in Self.keys(changes.slots[address], cleared) { slots[slot] = Self.slot(old.get(Self.slotKey(slot))) }
             } else if let written = changes.slots[address] {
+                slots.reserveCapacity(written.count)
                 for slot in written {
                     let value = account.storage[slot] ?? .zero
                     let old = trie.update(Self.slotKey(slot), value.isZero ? [] : Self.slotValue(value))
@@ -209,19 +215,21 @@ struct CommittedState: Sendable {
         }
     }
 
-    private mutating func cachedAccountKey(_ address: Address) -> [UInt8] {
+    private mutating func cachedAccountKey(_ address: Address) -> Bytes32 {
         if let key = accountKeys[address] { return key }
         let key = Self.accountKey(address)
         accountKeys[address] = key
         return key
     }
 
-    static func accountKey(_ address: Address) -> [UInt8] {
-        address.withUnsafeBytes { Keccak256.hash($0).bytes }
+    /// The account trie's key of `address`: its Keccak-256.
+    static func accountKey(_ address: Address) -> Bytes32 {
+        address.withUnsafeBytes { Keccak256.hash($0) }
     }
 
-    static func slotKey(_ key: UInt256) -> [UInt8] {
-        key.withBigEndianBytes { Keccak256.hash($0).bytes }
+    /// A storage trie's key of slot `key`: the Keccak-256 of its 32 big-endian bytes.
+    static func slotKey(_ key: UInt256) -> Bytes32 {
+        key.withBigEndianBytes { Keccak256.hash($0) }
     }
 
     private static func slotValue(_ value: UInt256) -> [UInt8] {

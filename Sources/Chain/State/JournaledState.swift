@@ -52,15 +52,9 @@ public struct JournaledState: Host {
         if recordsChanges { recordChanges() }
         for address in selfDestructed { state.deleteAccount(address) }
         if rules.emptyAccountsAreDead {
-            var dirty = Set<Address>()
-            for entry in journal { if let address = entry.address { dirty.insert(address) } }
-            if ripemdTouched { dirty.insert(Self.ripemd) }
-            for address in dirty where state.accounts[address]?.isEmpty == true {
-                if recordsChanges, changes.clearedStorage[address] == nil {
-                    changes.clearedStorage[address] = state.accounts[address]?.storage ?? [:]
-                }
-                state.deleteAccount(address)
-            }
+            // Each account the journal names, as often as it names it: an account deleted once is absent after.
+            for entry in journal { if let address = entry.address { deleteIfEmpty(address) } }
+            if ripemdTouched { deleteIfEmpty(Self.ripemd) }
         }
         journal.removeAll(keepingCapacity: true)
         slots.removeAll()
@@ -69,6 +63,15 @@ public struct JournaledState: Host {
         createdInTransaction.removeAll(keepingCapacity: true)
         selfDestructed.removeAll(keepingCapacity: true)
         ripemdTouched = false
+    }
+
+    /// EIP-161: deletes `address` if it exists and is empty.
+    private mutating func deleteIfEmpty(_ address: Address) {
+        guard state.accounts[address]?.isEmpty == true else { return }
+        if recordsChanges, changes.clearedStorage[address] == nil {
+            changes.clearedStorage[address] = state.accounts[address]?.storage ?? [:]
+        }
+        state.deleteAccount(address)
     }
 
     /// Returns the recorded changes and starts a new, empty record.
@@ -80,16 +83,20 @@ public struct JournaledState: Host {
     /// Adds the running transaction's journal to ``changes`` (before ``finalize(rules:)`` deletes
     /// accounts and forgets the journal).
     private mutating func recordChanges() {
+        // A block's record starts empty: room for a block's usual few accounts at once, not grown one rehash at a time.
+        if changes.accounts.isEmpty { changes.accounts.reserveCapacity(8) }
+        // The journal names an account many times in a row (its slots, its balance and nonce): added once per run.
+        var last: Address?
         for entry in journal {
             switch entry {
             case .storage(let address, let key, _):
-                changes.accounts.insert(address)
+                if address != last { changes.accounts.insert(address); last = address }
                 changes.slots[address, default: []].insert(key)
             case .replaced(let address, let old):
-                changes.accounts.insert(address)
+                if address != last { changes.accounts.insert(address); last = address }
                 if changes.clearedStorage[address] == nil { changes.clearedStorage[address] = old.storage }
             default:
-                if let address = entry.address { changes.accounts.insert(address) }
+                if let address = entry.address, address != last { changes.accounts.insert(address); last = address }
             }
         }
         if ripemdTouched { changes.accounts.insert(Self.ripemd) }

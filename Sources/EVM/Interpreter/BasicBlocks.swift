@@ -91,9 +91,17 @@ extension AnalyzedCode {
     func computeBlock(at start: Int, table: InstructionTable) -> BlockCost {
         table.entries.withUnsafeBufferPointer { entries in
             table.stackDeltas.withUnsafeBufferPointer { deltas in
+                if blocks[start].isKnown { return blocks[start] }
+                let first = Self.walkSegment(from: start, operations: operations, count: count, entries: entries, deltas: deltas)
+                // Most blocks are one segment, ending the block or falling into a block already known: no list.
+                if first.fallsInto.map({ blocks[$0].isKnown }) ?? true {
+                    let combined = first.followed(by: first.fallsInto.map { blocks[$0] })
+                    blocks[start] = combined
+                    return combined
+                }
                 // The chain's segments up to the first block already known, or to the block-ending instruction.
-                var segments: [(start: Int, segment: BlockSegment)] = []
-                var next: Int? = start
+                var segments: [(start: Int, segment: BlockSegment)] = [(start, first)]
+                var next: Int? = first.fallsInto
                 while let at = next, !blocks[at].isKnown {
                     let segment = Self.walkSegment(from: at, operations: operations, count: count, entries: entries, deltas: deltas)
                     segments.append((at, segment))
