@@ -93,6 +93,11 @@ public struct MerklePatriciaTrie: Sendable {
         Self.withNibbles(key) { delete(path: $0) }
     }
 
+    /// ``delete(_:)`` for a 32-byte key (a secure trie's hashed key), without an array for it.
+    public mutating func delete(_ key: Bytes32) {
+        Self.withNibbles(key) { delete(path: $0) }
+    }
+
     private mutating func delete(path: UnsafeBufferPointer<UInt8>) {
         guard TrieNode.value(in: root, key: path, from: 0) != nil else { return }
         TrieNode.delete(&root, key: path, from: 0)

@@ -13,13 +13,13 @@ public struct SecureTrie: Sendable {
     public var isEmpty: Bool { trie.isEmpty }
 
     /// Stores `value` under `key` (hashed); an empty value deletes.
-    public mutating func set(_ key: [UInt8], _ value: [UInt8]) { trie.set(Self.hashedKey(key), value) }
+    public mutating func set(_ key: [UInt8], _ value: [UInt8]) { trie.set(Keccak256.hash(key), value) }
 
     /// Removes `key` if present.
-    public mutating func delete(_ key: [UInt8]) { trie.delete(Self.hashedKey(key)) }
+    public mutating func delete(_ key: [UInt8]) { trie.delete(Keccak256.hash(key)) }
 
     /// The value stored under `key`, or nil.
-    public func get(_ key: [UInt8]) -> [UInt8]? { trie.get(Self.hashedKey(key)) }
+    public func get(_ key: [UInt8]) -> [UInt8]? { trie.get(Keccak256.hash(key)) }
 
     /// The root hash (cached as in ``MerklePatriciaTrie/rootHash``).
     public var rootHash: Bytes32 { mutating get { trie.rootHash } }
