@@ -88,15 +88,15 @@ public struct JournaledState: Host {
         // The journal names an account many times in a row (its slots, its balance and nonce): added once per run.
         var last: Address?
         for entry in journal {
+            guard let address = entry.address else { continue }
+            if address != last { changes.accounts.insert(address); last = address }
             switch entry {
-            case .storage(let address, let key, _):
-                if address != last { changes.accounts.insert(address); last = address }
+            case .storage(_, let key, _):
                 changes.slots[address, default: []].insert(key)
-            case .replaced(let address, let old):
-                if address != last { changes.accounts.insert(address); last = address }
+            case .replaced(_, let old):
                 if changes.clearedStorage[address] == nil { changes.clearedStorage[address] = old.storage }
             default:
-                if let address = entry.address, address != last { changes.accounts.insert(address); last = address }
+                break
             }
         }
         if ripemdTouched { changes.accounts.insert(Self.ripemd) }
