@@ -22,6 +22,16 @@ export CARCHAIN_VENV := $(abspath $(VENV))
 CARCHAIN_BUILD ?= --product carchain
 test: export CARCHAIN_BUILD = --build-tests
 
+# Every suite that runs `.build/release/carchain` depends on carchain-build, so one `make` builds once however many
+# suites it runs; `make test` passes CARCHAIN_BUILT=1 to the suites it runs as sub-makes, after its own build.
+# Building once is also what keeps CI's time steady: a second `swift build` of an unchanged tree sometimes rebuilt
+# the build plugins' host tools (carchain-bindgen, the benchmark plugin's generator) and, after them, every module
+# that shares their dependencies (swift-system, swift-argument-parser: HummingbirdCore, Hummingbird,
+# CarchainBenchmarks), 56-125 s each time, twice in the run of stop 47.
+.PHONY: carchain-build
+carchain-build:
+	$(if $(CARCHAIN_BUILT),@true,$(SWIFT) build -c release $(CARCHAIN_BUILD))
+
 .PHONY: help deps venv build release test bench bench-node soak demo clean fetch-ethtests
 
 help:
@@ -58,28 +68,28 @@ release: deps
 # Tests run in release: dependencies are built once (the EVM conformance run needs release speed),
 # and the optimizer is exercised by the same tests that check correctness. The test targets' own code is compiled
 # without optimization (Package.swift, end): that halves their compile time (409 s -> 185 s on 2 cores).
-test: deps venv check-contracts
-	$(SWIFT) build -c release --build-tests
+test: deps venv check-contracts carchain-build
 	@$(MAKE) --no-print-directory docs-check
 	@# Three runs of the same test binary. The CLI tests wait on subprocesses synchronously and the conformance
 	@# suites are long CPU-bound loops: on a 2-core machine they hold both threads of Swift's cooperative pool,
 	@# so async tests with wall-clock bounds (the *TimingTests suites) and the CLI tests run on their own.
-	@# Each under a watchdog (tools/watchdog.sh): output line by line, and a run still going at its limit (several
-	@# times its usual length) prints every thread's stack and fails, instead of waiting out CI's limit in silence.
+	@# Each phase runs under a watchdog (tools/watchdog.sh): output line by line, its duration at the end, and a run
+	@# still going at its limit (several times its usual length) prints every thread's stack and fails, instead of
+	@# waiting out CI's limit in silence.
 	tools/watchdog.sh 35 $(SWIFT) test -c release --skip-build --skip 'CarchainCLITests|TimingTests'
 	tools/watchdog.sh 20 $(SWIFT) test -c release --skip-build --filter CarchainCLITests
 	tools/watchdog.sh 15 $(SWIFT) test -c release --skip-build --filter TimingTests
-	@$(MAKE) --no-print-directory test-contracts
-	@$(MAKE) --no-print-directory statetests
-	@$(MAKE) --no-print-directory blocktests
-	@$(MAKE) --no-print-directory rpc-compat
+	@tools/watchdog.sh 10 $(MAKE) --no-print-directory test-contracts
+	@tools/watchdog.sh 30 $(MAKE) --no-print-directory statetests CARCHAIN_BUILT=1
+	@tools/watchdog.sh 15 $(MAKE) --no-print-directory blocktests CARCHAIN_BUILT=1
+	@tools/watchdog.sh 15 $(MAKE) --no-print-directory rpc-compat CARCHAIN_BUILT=1
 	@# The fixed-seed EVM differential against revm (tools/fuzz.mk). The harnesses' smoke run is FuzzSmokeTests,
 	@# in the test binary above: a libFuzzer build with AddressSanitizer would add a quarter of an hour (make fuzz).
-	@$(MAKE) --no-print-directory evm-diff
+	@tools/watchdog.sh 10 $(MAKE) --no-print-directory evm-diff CARCHAIN_BUILT=1
 	@# Last: the outside packages share this build's scratch path (tools/examples.mk), which leaves it set up for
 	@# the examples' dependency graph (Examples/ContractTests: 82 s to build, 14 s to run, measured).
-	@$(MAKE) --no-print-directory example
-	@$(MAKE) --no-print-directory example-tests
+	@tools/watchdog.sh 15 $(MAKE) --no-print-directory example
+	@tools/watchdog.sh 15 $(MAKE) --no-print-directory example-tests
 
 bench: deps venv
 	@bash tools/bench.sh

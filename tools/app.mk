@@ -10,8 +10,7 @@
 
 test: test-app
 
-test-app: deps venv
-	$(SWIFT) build -c release $(CARCHAIN_BUILD)
+test-app: deps venv carchain-build
 	@CARCHAIN_BIN=$(abspath .build/release/carchain) tools/watchdog.sh 20 $(PYTHON) -m pytest -q -p no:cacheprovider tools/app_tests
 
 bench-app: deps venv

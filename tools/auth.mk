@@ -9,8 +9,7 @@
 test: test-auth
 bench: bench-auth
 
-test-auth: venv
-	$(SWIFT) build -c release $(CARCHAIN_BUILD)
+test-auth: venv carchain-build
 	@CARCHAIN_BIN=$(abspath .build/release/carchain) tools/watchdog.sh 20 $(PYTHON) -m pytest -q -p no:cacheprovider tools/auth_tests
 
 bench-auth: venv

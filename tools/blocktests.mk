@@ -8,8 +8,7 @@
 
 BLOCKTESTS_MIN_RATE ?= 99
 
-blocktests:
-	$(SWIFT) build -c release $(CARCHAIN_BUILD)
+blocktests: carchain-build
 	@if [ ! -d "$(ETHTESTS_DIR)/BlockchainTests-Prague" ]; then \
 	  echo "SKIPPED: blockchain tests not found at $(ETHTESTS_DIR)/BlockchainTests-Prague (set ETHTESTS_DIR)"; \
 	  if [ "$${CARCHAIN_STRICT:-}" = "1" ]; then echo "make blocktests: no vectors under CARCHAIN_STRICT=1" >&2; exit 1; fi; \

@@ -31,8 +31,7 @@ fuzz-smoke: fuzz-build venv
 	@FUZZ_WORK=.build-fuzz/smoke bash tools/fuzz.sh run $(FUZZ_SMOKE_SECONDS) $(FUZZ_HARNESSES)
 	@$(MAKE) --no-print-directory evm-diff
 
-evm-diff: venv
-	$(SWIFT) build -c release $(CARCHAIN_BUILD)
+evm-diff: venv carchain-build
 	@echo "==> EVM differential against revm (seed 1, $(EVM_DIFF_CASES) programs per fork)"
 	@$(PYTHON) tools/fuzz_evm.py --cases $(EVM_DIFF_CASES) --seed 1
 

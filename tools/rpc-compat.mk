@@ -12,8 +12,7 @@
 RPC_COMPAT_MIN_RATE ?= 95
 RPC_COMPAT_ARGS ?=
 
-rpc-compat:
-	$(SWIFT) build -c release $(CARCHAIN_BUILD)
+rpc-compat: carchain-build
 	@echo "==> execution-apis rpc-compat tests (must pass $(RPC_COMPAT_MIN_RATE)%)"
 	@python3 tools/rpc_compat.py --carchain .build/release/carchain --min-pass-rate $(RPC_COMPAT_MIN_RATE) $(RPC_COMPAT_ARGS)
 	@python3 tools/simulate_determinism.py --carchain .build/release/carchain

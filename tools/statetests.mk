@@ -11,8 +11,7 @@ STATETESTS_MIN_RATE ?= 99.5
 STATETESTS_KNOWN := docs/EVM-known-failures.txt
 STATETESTS_FLAGS := --quiet --min-pass-rate $(STATETESTS_MIN_RATE) --known-failures $(STATETESTS_KNOWN)
 
-statetests:
-	$(SWIFT) build -c release $(CARCHAIN_BUILD)
+statetests: carchain-build
 	@if [ ! -d "$(ETHTESTS_DIR)/Cancun/GeneralStateTests" ]; then \
 	  echo "SKIPPED: GeneralStateTests not found at $(ETHTESTS_DIR) (set ETHTESTS_DIR or run make fetch-ethtests)"; \
 	  if [ "$${CARCHAIN_STRICT:-}" = "1" ]; then echo "make statetests: no vectors under CARCHAIN_STRICT=1" >&2; exit 1; fi; \

@@ -5,6 +5,7 @@
 # ~4 KB, so a stalled run shows where it was minutes earlier). If COMMAND is still running after MINUTES, prints
 # what it was doing — the process tree under it, and every thread's stack of each process in that tree (gdb, when
 # installed; 5 minutes of them at most) — then stops it (SIGTERM, SIGKILL 10 s later) and exits 124. Otherwise exits with COMMAND's status.
+# Either way its last line says how long COMMAND ran, so a CI log shows where the run's time went.
 #
 #   tools/watchdog.sh 30 swift test -c release --skip-build --skip CarchainCLITests
 set -uo pipefail
@@ -21,7 +22,8 @@ setsid stdbuf -oL -eL "$@" &
 pid=$!
 trap 'kill -TERM -- -"$pid" 2>/dev/null' INT TERM
 
-deadline=$((SECONDS + minutes * 60))
+started=$SECONDS
+deadline=$((started + minutes * 60))
 while kill -0 "$pid" 2>/dev/null; do
     if ((SECONDS >= deadline)); then
         echo "watchdog: still running after ${minutes} min: $*" >&2
@@ -41,8 +43,12 @@ while kill -0 "$pid" 2>/dev/null; do
         sleep 10
         kill -KILL -- -"$pid" 2>/dev/null
         wait "$pid" 2>/dev/null
+        echo "watchdog: stopped after $((SECONDS - started)) s: $*" >&2
         exit 124
     fi
-    sleep 5
+    sleep 1
 done
 wait "$pid"
+status=$?
+echo "watchdog: $((SECONDS - started)) s, exit $status: $*"
+exit "$status"

@@ -9,6 +9,5 @@
 
 test: test-web3
 
-test-web3: venv
-	$(SWIFT) build -c release $(CARCHAIN_BUILD)
+test-web3: venv carchain-build
 	@CARCHAIN_BIN=$(abspath .build/release/carchain) tools/watchdog.sh 20 $(PYTHON) -m pytest -q -p no:cacheprovider -rfEX tools/web3_suite
