@@ -21,11 +21,11 @@ import Glibc
             root = NSTemporaryDirectory() + "carchain-hostile-files-\(UUID().uuidString)"
             try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
             let nested = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
-            FileManager.default.createFile(atPath: root + "/nested.json", contents: Data(nested.utf8))
-            FileManager.default.createFile(atPath: root + "/empty.json", contents: Data())
-            FileManager.default.createFile(atPath: root + "/binary.json", contents: Data([0xff, 0xfe, 0x00, 0x01, 0x80]))
-            FileManager.default.createFile(atPath: root + "/big.json", contents: Data(repeating: 0x20, count: (16 << 20) + 1))
-            FileManager.default.createFile(atPath: root + "/password", contents: Data("pw\n".utf8))
+            try Data(nested.utf8).write(to: URL(fileURLWithPath: root + "/nested.json"))
+            try Data().write(to: URL(fileURLWithPath: root + "/empty.json"))
+            try Data([0xff, 0xfe, 0x00, 0x01, 0x80]).write(to: URL(fileURLWithPath: root + "/binary.json"))
+            try Data(repeating: 0x20, count: (16 << 20) + 1).write(to: URL(fileURLWithPath: root + "/big.json"))
+            try Data("pw\n".utf8).write(to: URL(fileURLWithPath: root + "/password"))
             try FileManager.default.createDirectory(atPath: root + "/dir", withIntermediateDirectories: true)
             try FileManager.default.createSymbolicLink(atPath: root + "/loop-a", withDestinationPath: root + "/loop-b")
             try FileManager.default.createSymbolicLink(atPath: root + "/loop-b", withDestinationPath: root + "/loop-a")
@@ -40,10 +40,10 @@ import Glibc
             let json = try String(contentsOfFile: file, encoding: .utf8)
             #expect(json.contains(#""n":4096,"p":6,"r":8"#))
             let scrypt = json.replacingOccurrences(of: #""n":4096,"p":6,"r":8"#, with: #""n":1048576,"p":1024,"r":8"#)
-            FileManager.default.createFile(atPath: root + "/hostile-kdf.json", contents: Data(scrypt.utf8))
+            try Data(scrypt.utf8).write(to: URL(fileURLWithPath: root + "/hostile-kdf.json"))
             let pbkdf2 = json.replacingOccurrences(of: #""kdf":"scrypt""#, with: #""kdf":"pbkdf2""#)
                 .replacingOccurrences(of: #""n":4096,"p":6,"r":8"#, with: #""c":1000000000,"prf":"hmac-sha256""#)
-            FileManager.default.createFile(atPath: root + "/hostile-pbkdf2.json", contents: Data(pbkdf2.utf8))
+            try Data(pbkdf2.utf8).write(to: URL(fileURLWithPath: root + "/hostile-pbkdf2.json"))
         }
 
         func run(_ arguments: [String], stdinFrom: String? = nil) throws -> TimedProcess.Outcome {

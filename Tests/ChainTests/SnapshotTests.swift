@@ -160,7 +160,7 @@ import Testing
         }
         let stranger = F.address("0x" + String(repeating: "77", count: 20))
         try await chain.setBalance(stranger, F.oneEther)
-        try await chain.impersonate(stranger)
+        await chain.impersonate(stranger)
         let pranked = try await chain.send(CallRequest(from: stranger, to: reverter, gas: 100_000), signingWith: nil, priceAtBaseFee: true)
         #expect(pranked.receipt?.status == false)
         #expect(pranked.receipt?.effectiveGasPrice == (try await chain.block(.latest))?.header.baseFeePerGas)

@@ -44,7 +44,7 @@ final class NodeProcess: @unchecked Sendable {
         process.environment = env
         let stdout = Pipe()
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("carchain-node-\(UUID().uuidString).log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        try Data().write(to: log)
         let stderr = try FileHandle(forWritingTo: log)
         defer { try? stderr.close() }
         process.standardOutput = stdout

@@ -21,10 +21,10 @@ import Darwin
         let dir = try Self.directory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let path = dir + "/f"
-        FileManager.default.createFile(atPath: path, contents: Data(repeating: 7, count: 1000))
+        try Data(repeating: 7, count: 1000).write(to: URL(fileURLWithPath: path))
         #expect(try InputFile.read(path, limit: 1000) == [UInt8](repeating: 7, count: 1000))
         #expect(throws: InputFileError.tooLarge(path: path, limit: 999)) { try InputFile.read(path, limit: 999) }
-        FileManager.default.createFile(atPath: dir + "/empty", contents: Data())
+        try Data().write(to: URL(fileURLWithPath: dir + "/empty"))
         #expect(try InputFile.read(dir + "/empty", limit: 10).isEmpty)
         #expect(InputFileError.tooLarge(path: "k.json", limit: 1 << 20).description
             == "k.json is larger than 1 MiB, the limit for this kind of file")

@@ -50,7 +50,8 @@ import Darwin
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let target = directory + "/elsewhere"
-        FileManager.default.createFile(atPath: target, contents: Data("untouched".utf8), attributes: [.posixPermissions: 0o600])
+        try Data("untouched".utf8).write(to: URL(fileURLWithPath: target))
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: target)
         let link = directory + "/session.json"
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
         #expect(throws: SecureFileError.self) { try SecureFile.read(link) }
@@ -80,7 +81,7 @@ import Darwin
         try SecureFile.createDirectory(shared)
         #expect(Self.mode(shared) == 0o1777)
         // A file where a directory should be is an error, not a silent success.
-        FileManager.default.createFile(atPath: directory + "/file", contents: Data())
+        try Data().write(to: URL(fileURLWithPath: directory + "/file"))
         #expect(throws: SecureFileError.notADirectory(path: directory + "/file")) { try SecureFile.createDirectory(directory + "/file") }
     }
 }

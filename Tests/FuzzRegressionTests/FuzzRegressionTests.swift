@@ -13,7 +13,7 @@ import TestSupport
         let bytes = try [UInt8](Data(contentsOf: input.file))
         let target = input.target.rawValue
         let body = {
-            await #expect(processExitsWith: .success, "\(input.name) still fails") { [target = target as String, bytes = bytes as [UInt8]] in
+            _ = await #expect(processExitsWith: .success, "\(input.name) still fails") { [target = target as String, bytes = bytes as [UInt8]] in
                 await RegressionInput.replayInChild(target: target, inputs: [bytes])
             }
         }

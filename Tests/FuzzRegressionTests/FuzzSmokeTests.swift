@@ -103,7 +103,10 @@ enum FuzzSmokeMutator {
             } else {
                 break
             }
-            FileManager.default.createFile(atPath: file.path, contents: Data(bytes))
+            do { try Data(bytes).write(to: file) } catch {
+                FileHandle.standardError.write(Data("\(name): cannot save the input to \(file.path): \(error)\n".utf8))
+                exit(2)
+            }
             do { try await FuzzHarness.run(target, bytes) } catch {
                 FileHandle.standardError.write(Data("\(name): \(error) (input saved in \(file.path))\n".utf8))
                 exit(1)

@@ -15,8 +15,8 @@ public final class BackgroundProcess: @unchecked Sendable {
         let tag = UUID().uuidString
         out = home.appendingPathComponent("bg-\(tag).out")
         err = home.appendingPathComponent("bg-\(tag).err")
-        FileManager.default.createFile(atPath: out.path, contents: nil)
-        FileManager.default.createFile(atPath: err.path, contents: nil)
+        try Data().write(to: out)
+        try Data().write(to: err)
         process.executableURL = executable
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment

@@ -41,7 +41,7 @@ public final class ProcessPyEVMNode: @unchecked Sendable {
         let stdout = Pipe()
         // stderr goes to a file: a pipe nobody reads could fill and stall the node.
         let errorLog = FileManager.default.temporaryDirectory.appendingPathComponent("pyevm-node-\(UUID().uuidString).log")
-        FileManager.default.createFile(atPath: errorLog.path, contents: nil)
+        try Data().write(to: errorLog)
         let stderr = try FileHandle(forWritingTo: errorLog)
         defer {
             try? stderr.close()

@@ -21,7 +21,7 @@ public struct InProcessSubscriptions: SubscribingTransport {
         // are returned by `handle`), so each queued message is an `eth_subscription`.
         notifications = AsyncStream { continuation in
             let reader = Task {
-                for await text in await session.messages {
+                for await text in session.messages {
                     if let params = (try? JSONValue(parsing: Array(text.utf8)))?["params"] { continuation.yield(params) }
                 }
                 continuation.finish()

@@ -48,7 +48,7 @@ package enum Scrypt {
             v.withUnsafeMutableBufferPointer { v in
                 scratch.withUnsafeMutableBufferPointer { y in
                     for i in 0..<n {
-                        UnsafeMutableBufferPointer(rebasing: v[(i * blockWords)..<((i + 1) * blockWords)])
+                        _ = UnsafeMutableBufferPointer(rebasing: v[(i * blockWords)..<((i + 1) * blockWords)])
                             .update(fromContentsOf: x)
                         blockMix(x, r: r, into: y)
                         _ = x.update(fromContentsOf: y)

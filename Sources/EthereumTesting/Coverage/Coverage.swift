@@ -165,7 +165,7 @@ extension TestChain {
                 while step.depth < frames.count { close() }
                 if step.depth > frames.count {
                     frames.append(pending ?? nil)
-                    frameLines.append([])
+                    frameLines.append(Set<Int>())
                 }
                 pending = nil
                 guard let target = frames.last ?? nil else { continue }

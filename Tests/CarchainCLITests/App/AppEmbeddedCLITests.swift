@@ -49,7 +49,7 @@ import Glibc
         func startNode() throws -> (Process, String) {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let log = directory.appendingPathComponent("node.out")
-            FileManager.default.createFile(atPath: log.path, contents: nil)
+            try Data().write(to: log)
             let out = try FileHandle(forWritingTo: log)
             let node = Process()
             node.executableURL = carchain

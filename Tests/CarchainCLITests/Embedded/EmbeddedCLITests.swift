@@ -112,7 +112,7 @@ import Glibc
         try home.succeed(["car", "register", "N1", "--plate-format", "any"])
         let log = home.directory.appendingPathComponent("node.out")
         try FileManager.default.createDirectory(at: home.directory, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        try Data().write(to: log)
         let out = try FileHandle(forWritingTo: log)
         let node = Process()
         node.executableURL = home.carchain

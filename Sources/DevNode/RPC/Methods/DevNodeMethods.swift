@@ -89,10 +89,10 @@ extension NodeRPCHandler {
             try await onChain { () async throws(ChainError) in try await chain.addBalance(address, amount) }
             return .null
         case .dealERC20(let owner, let token, let amount):
-            try await onChain { () async throws(ChainError) in try await chain.dealERC20(owner: owner, token: token, amount: amount) }
+            _ = try await onChain { () async throws(ChainError) in try await chain.dealERC20(owner: owner, token: token, amount: amount) }
             return .null
         case .setERC20Allowance(let owner, let spender, let token, let amount):
-            try await onChain { () async throws(ChainError) in
+            _ = try await onChain { () async throws(ChainError) in
                 try await chain.setERC20Allowance(owner: owner, spender: spender, token: token, amount: amount)
             }
             return .null
