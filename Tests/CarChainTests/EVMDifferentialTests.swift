@@ -27,7 +27,7 @@ import TestSupport
             ("sequences", .array(sequences.map { ops in .object([("ops", .array(ops.map(\.json)))]) })),
         ])
         let suite = "Swift EVM vs py-evm (CarChain ops)"
-        guard let output = try runXcheck("carchain_ops.py", input: Data(request.description.utf8), what: suite) else { return }
+        guard let output = try PythonVenv.run(script: "xcheck/carchain_ops.py", input: Data(request.description.utf8), what: suite) else { return }
         let response = try JSONValue(parsing: [UInt8](output))
         let results = try #require(response["sequences"]?.arrayValue)
         try #require(results.count == sequences.count)

@@ -46,7 +46,7 @@ import TestSupport
                 ])
             })),
         ])
-        guard let output = try runXcheck("carchain_ops.py", input: Data(request.description.utf8), what: suite) else { return }
+        guard let output = try PythonVenv.run(script: "xcheck/carchain_ops.py", input: Data(request.description.utf8), what: suite) else { return }
         let response = try JSONValue(parsing: [UInt8](output))
         let accounts = try #require(response["accounts"]?.arrayValue).compactMap { $0.stringValue.flatMap { try? Address($0) } }
         try #require(accounts == Keys.addresses, "py-evm derives other addresses: \(accounts)")

@@ -34,10 +34,8 @@ import TestSupport
 
     func python(_ script: String, _ request: [String: Any]) throws -> [JSONValue]? {
         guard let python = PythonVenv.python(for: "eth-account cross-check of carchain tx authorize") else { return nil }
-        let url = TestPaths.packageRoot.appendingPathComponent("tools/xcheck/\(script)")
-        let output = try ProcessRunner.run(python, [url.path], stdin: try JSONSerialization.data(withJSONObject: request))
-        #expect(output.status == 0, "\(script): \(output.stderr)")
-        return try JSONValue(parsing: output.stdout)["results"]?.arrayValue
+        let input = try JSONSerialization.data(withJSONObject: request)
+        return try JSONValue(parsing: Array(PythonVenv.run(python, script: "xcheck/\(script)", input: input)))["results"]?.arrayValue
     }
 
     @Test func authorizeMatchesEthAccount() throws {

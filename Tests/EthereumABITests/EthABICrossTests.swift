@@ -38,7 +38,7 @@ import TestSupport
                 .object([("types", .array(h.types.map { .string($0.description) })), ("data", .string(Hex.encode(h.data)))])
             })),
         ])
-        guard let output = try runXcheck("eth_abi_xcheck.py", input: Data(request.description.utf8), what: "eth-abi cross test")
+        guard let output = try PythonVenv.run(script: "xcheck/eth_abi_xcheck.py", input: Data(request.description.utf8), what: "eth-abi cross test")
         else { return }
         let response = try JSONValue(parsing: [UInt8](output))
         let results = try #require(response["cases"]?.arrayValue)

@@ -22,19 +22,3 @@ func errorMessage<T>(_ body: () throws -> T) -> String? {
     }
 }
 
-/// Runs `tools/xcheck/<script>` in the project venv with `input` on stdin and returns its stdout; nil
-/// (after printing SKIPPED) when there is no venv.
-func runXcheck(_ script: String, input: Data, what: String) throws -> Data? {
-    guard let python = PythonVenv.python(for: what) else { return nil }
-    let path = TestPaths.packageRoot.appendingPathComponent("tools/xcheck/\(script)").path
-    let out = try ProcessRunner.run(python, [path], stdin: input)
-    guard out.status == 0 else {
-        throw XcheckFailure(description: "\(script) exited \(out.status): \(out.stderr.suffix(2000))")
-    }
-    return Data(out.stdout.utf8)
-}
-
-/// A cross-check script that failed.
-struct XcheckFailure: Error, CustomStringConvertible {
-    let description: String
-}

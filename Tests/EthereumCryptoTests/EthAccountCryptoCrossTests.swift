@@ -8,10 +8,7 @@ import TestSupport
 /// decrypted by the other; EIP-191 and EIP-712 hashes and signatures agree.
 @Suite struct EthAccountCryptoCrossTests {
     static func runScript(_ python: URL, _ script: String, _ requestJSON: String) throws -> JSONValue {
-        let url = TestPaths.packageRoot.appendingPathComponent("tools/xcheck/\(script)")
-        let output = try ProcessRunner.run(python, [url.path], stdin: Data(requestJSON.utf8))
-        guard output.status == 0 else { throw PythonVenv.PythonError(description: "\(script): \(output.stderr.suffix(2000))") }
-        return try JSONValue(parsing: output.stdout)
+        try JSONValue(parsing: Array(PythonVenv.run(python, script: "xcheck/\(script)", input: Data(requestJSON.utf8))))
     }
 
     @Test func keystoresRoundTripBetweenImplementations() throws {

@@ -147,6 +147,12 @@ public enum PythonVenv {
         script: String, input: Data, arguments: [String] = [], what: String
     ) throws -> Data? {
         guard let python = python(for: what) else { return nil }
+        return try run(python, script: script, input: input, arguments: arguments)
+    }
+
+    /// Runs `tools/<script>` with `python` (from ``python(for:)``) and `input` on stdin and returns its stdout. A
+    /// non-zero exit throws with the script's stderr.
+    public static func run(_ python: URL, script: String, input: Data, arguments: [String] = []) throws -> Data {
         let path = TestPaths.packageRoot.appendingPathComponent("tools").appendingPathComponent(script).path
         let out = try ProcessRunner.run(python, [path] + arguments, stdin: input)
         guard out.status == 0 else {
