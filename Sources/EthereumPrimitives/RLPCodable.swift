@@ -84,10 +84,7 @@ extension RLPItem {
     /// Throws for a list, a leading zero byte, or more than `maxBytes` bytes.
     public func unsignedIntegerBytes(maxBytes: Int, typeName: String) throws(RLPError) -> [UInt8] {
         guard case .bytes(let bytes) = self else { throw RLPError(.expectedBytes) }
-        if bytes.first == 0 { throw RLPError(.leadingZeroInInteger) }
-        guard bytes.count <= maxBytes else {
-            throw RLPError(.integerOverflow(byteCount: bytes.count, type: typeName))
-        }
+        try RLP.checkUnsignedInteger(bytes, maxBytes: maxBytes, typeName: typeName)
         return bytes
     }
 
@@ -96,6 +93,18 @@ extension RLPItem {
         var v: UInt64 = 0
         for b in try unsignedIntegerBytes(maxBytes: min(maxBytes, 8), typeName: typeName) { v = v << 8 | UInt64(b) }
         return v
+    }
+}
+
+extension RLP {
+    /// RLP's rule for an unsigned integer's bytes, for decoders that read a string without an item tree: big-endian,
+    /// no leading zero byte (zero is the empty string), at most `maxBytes` bytes; `typeName` appears in errors.
+    @inlinable
+    public static func checkUnsignedInteger(
+        _ bytes: some Collection<UInt8>, maxBytes: Int, typeName: String
+    ) throws(RLPError) {
+        if bytes.first == 0 { throw RLPError(.leadingZeroInInteger) }
+        guard bytes.count <= maxBytes else { throw RLPError(.integerOverflow(byteCount: bytes.count, type: typeName)) }
     }
 }
 

@@ -189,8 +189,7 @@ struct CommittedState: Sendable {
     static func fields(leaf: [UInt8]) -> AccountFields? {
         var fields = AccountFields(nonce: 0, balance: .zero, codeHash: .zero)
         func integer(_ bytes: UnsafeRawBufferPointer, maxBytes: Int) throws(RLPError) -> UnsafeRawBufferPointer {
-            if bytes.first == 0 { throw RLPError(.leadingZeroInInteger) }
-            guard bytes.count <= maxBytes else { throw RLPError(.integerOverflow(byteCount: bytes.count, type: "account field")) }
+            try RLP.checkUnsignedInteger(bytes, maxBytes: maxBytes, typeName: "account field")
             return bytes
         }
         let count = try? RLP.forEachString(inList: leaf) { (index, bytes) throws(RLPError) in
