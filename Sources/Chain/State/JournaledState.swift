@@ -92,7 +92,9 @@ public struct JournaledState: Host {
             if address != last { changes.accounts.insert(address); last = address }
             switch entry {
             case .storage(_, let key, _):
-                changes.slots[address, default: []].insert(key)
+                // A new account's set starts with room for a few slots (a transfer writes two), instead of copying
+                // the shared empty set and then growing.
+                changes.slots[address, default: Set(minimumCapacity: 4)].insert(key)
             case .replaced(_, let old):
                 if changes.clearedStorage[address] == nil { changes.clearedStorage[address] = old.storage }
             default:
