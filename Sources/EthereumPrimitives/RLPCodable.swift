@@ -84,8 +84,7 @@ extension RLPItem {
     /// Throws for a list, a leading zero byte, or more than `maxBytes` bytes.
     public func unsignedIntegerBytes(maxBytes: Int, typeName: String) throws(RLPError) -> [UInt8] {
         guard case .bytes(let bytes) = self else { throw RLPError(.expectedBytes) }
-        try RLP.checkUnsignedInteger(bytes, maxBytes: maxBytes, typeName: typeName)
-        return bytes
+        return try RLP.checkUnsignedInteger(bytes, maxBytes: maxBytes, typeName: typeName)
     }
 
     /// Reads a canonical unsigned integer of at most `maxBytes` (≤ 8) bytes; `typeName` is for errors.
@@ -99,12 +98,14 @@ extension RLPItem {
 extension RLP {
     /// RLP's rule for an unsigned integer's bytes, for decoders that read a string without an item tree: big-endian,
     /// no leading zero byte (zero is the empty string), at most `maxBytes` bytes; `typeName` appears in errors.
-    @inlinable
-    public static func checkUnsignedInteger(
-        _ bytes: some Collection<UInt8>, maxBytes: Int, typeName: String
-    ) throws(RLPError) {
+    /// Returns `bytes`, so a decoder can read them on.
+    @inlinable @discardableResult
+    public static func checkUnsignedInteger<Bytes: Collection<UInt8>>(
+        _ bytes: Bytes, maxBytes: Int, typeName: String
+    ) throws(RLPError) -> Bytes {
         if bytes.first == 0 { throw RLPError(.leadingZeroInInteger) }
         guard bytes.count <= maxBytes else { throw RLPError(.integerOverflow(byteCount: bytes.count, type: typeName)) }
+        return bytes
     }
 }
 

@@ -188,14 +188,14 @@ struct CommittedState: Sendable {
     /// Read without an item tree: the reverse diff reads the old leaf of every account a block changes.
     static func fields(leaf: [UInt8]) -> AccountFields? {
         var fields = AccountFields(nonce: 0, balance: .zero, codeHash: .zero)
-        func integer(_ bytes: UnsafeRawBufferPointer, maxBytes: Int) throws(RLPError) -> UnsafeRawBufferPointer {
-            try RLP.checkUnsignedInteger(bytes, maxBytes: maxBytes, typeName: "account field")
-            return bytes
-        }
         let count = try? RLP.forEachString(inList: leaf) { (index, bytes) throws(RLPError) in
             switch index {
-            case 0: fields.nonce = try integer(bytes, maxBytes: 8).reduce(0) { $0 << 8 | UInt64($1) }
-            case 1: fields.balance = UInt256(truncatingBigEndian: try integer(bytes, maxBytes: 32))
+            case 0:
+                fields.nonce = try RLP.checkUnsignedInteger(bytes, maxBytes: 8, typeName: "account field")
+                    .reduce(0) { $0 << 8 | UInt64($1) }
+            case 1:
+                fields.balance = UInt256(
+                    truncatingBigEndian: try RLP.checkUnsignedInteger(bytes, maxBytes: 32, typeName: "account field"))
             case 3:
                 guard bytes.count == 32 else { throw RLPError(.wrongByteCount(expected: 32, actual: bytes.count)) }
                 fields.codeHash = Bytes32(unsafeBytes: bytes)
