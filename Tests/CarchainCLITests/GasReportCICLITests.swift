@@ -134,11 +134,18 @@ import TestSupport
         #expect(out.status == 0, "\(out.stderr)")
         #expect(out.stdout.contains("EIP-2929") && out.stdout.contains("EIP-3529"))
         let document = try JSONValue(parsing: try String(contentsOfFile: file, encoding: .utf8))
+        try Self.expectSeedReadmeFigures(forks: document["forks"], changes: document["forkChanges"], readme: readme, columns: columns)
+    }
+
+    /// The seed's replay under each of `columns`: every fork's deployment gas, and each function's median, max and
+    /// number of calls, equal the seed README's per-step table (measured on py-evm) grouped by function; rentCar's
+    /// change into London names EIP-3529.
+    static func expectSeedReadmeFigures(forks: JSONValue?, changes: JSONValue?, readme: String, columns: [String]) throws {
         let functions = ["registerNewUser"] + Array(repeating: "registerNewUser", count: 2) + Array(repeating: "registerNewCar", count: 3)
             + Array(repeating: "addCredit", count: 3) + ["rentCar", "rentCar", "rentCar", "returnCar", "returnCar", "rentCar", "returnCar", "rentCar", "returnCar"]
         for column in columns {
             let figures = try ScenarioGasTestsTable.column(readme, column)
-            let fork = document["forks"]?.arrayValue?.first { $0["fork"] == .string(column) }
+            let fork = forks?.arrayValue?.first { $0["fork"] == .string(column) }
             #expect(fork?["deployment"]?["gas"] == .number(String(figures[0])), "\(column) deployment")
             var byFunction: [String: [UInt64]] = [:]
             for (name, gas) in zip(functions, figures.dropFirst()) { byFunction[name, default: []].append(gas) }
@@ -150,9 +157,88 @@ import TestSupport
                 #expect(got?["calls"] == .number(String(gas.count)))
             }
         }
-        let changes = document["forkChanges"]?.arrayValue ?? []
-        let london = changes.first { $0["function"] == .string("rentCar") && $0["to"] == .string("London") }
+        let london = changes?.arrayValue?.first { $0["function"] == .string("rentCar") && $0["to"] == .string("London") }
         #expect(london?["eips"]?.arrayValue?.map { $0["eip"] } == [.number("3529")])
+    }
+
+    /// The seed's replay written as a scenario of any contract (docs/SCENARIOS.md: the seed's artifact deployed, its
+    /// functions called by signature) under the same forks, with the L2 fee, the chart and a snapshot: the per-contract
+    /// figures equal the seed README's too, the document passes the schema, the snapshot has a line per function and
+    /// fork, and the chart a bar per contract function and fork.
+    @Test func anyContractScenarioUnderSeveralForks() throws {
+        guard let seed = Self.seedArtifact, let readmeURL = TestPaths.shared("seed-carchain/README.md", what: "seed README") else { return }
+        let readme = try String(contentsOf: readmeURL, encoding: .utf8)
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // seed-replay.json's operations as calls by signature; the seed gives no revert reasons, so "revert" alone.
+        let replay = try JSONValue(parsing: try String(contentsOf: TestPaths.packageRoot.appendingPathComponent("testdata/scenarios/seed-replay.json"), encoding: .utf8))
+        func text(_ value: JSONValue?) -> String {
+            switch value {
+            case .string(let s)?: return s
+            case .number(let n)?: return n
+            default: return ""
+            }
+        }
+        var steps = [#"{"deploy": "CarChain", "artifact": \#(JSONValue.string(seed.path).description)}"#]
+        for step in replay["steps"]?.arrayValue ?? [] {
+            let op = text(step["op"])
+            let args: [JSONValue]
+            switch op {
+            case "registerNewUser": args = [.string(text(step["userId"]))]
+            case "registerNewCar": args = [.string(text(step["plate"]))]
+            case "addCredit": args = [.string(text(step["userId"])), .number(text(step["credit"]))]
+            default: args = [.string(text(step["plate"])), .string(text(step["user"] ?? step["userId"]))]
+            }
+            let expect = step["expect"] == .string("success") ? "success" : "revert"
+            steps.append(#"{"call": "CarChain.\#(op)", "args": \#(JSONValue.array(args).description), "expect": "\#(expect)"}"#)
+        }
+        #expect(steps.count == 19)
+        let scenario = """
+            {"name": "seed-any", "accounts": \(replay["accounts"]?.description ?? ""), "deployer": "manager",
+             "gasLimits": {"deploy": 6700000, "call": 210000}, "steps": [\(steps.joined(separator: ",\n"))]}
+            """
+        let file = dir.appendingPathComponent("seed-any.json")
+        try Data(scenario.utf8).write(to: file)
+        let json = dir.appendingPathComponent("forks.json").path
+        let svg = dir.appendingPathComponent("gas.svg").path
+        let snapshot = dir.appendingPathComponent(".gas-snapshot").path
+        let columns = ["Byzantium", "Istanbul", "Berlin", "London", "Cancun", "Prague"]
+        guard let out = try Self.run([
+            "--scenario", file.path, "--forks", columns.joined(separator: ",").lowercased(), "--l2", "calldata", "--json", json,
+            "--chart", svg, "--snapshot", snapshot,
+        ]) else { return }
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(out.stdout.contains("EIP-2929") && out.stdout.contains("EIP-3529") && out.stdout.contains("L2 data (calldata"))
+        let documentText = try String(contentsOfFile: json, encoding: .utf8)
+        let document = try JSONValue(parsing: documentText)
+        let contract = document["contracts"]?.arrayValue?.first
+        #expect(document["contracts"]?.arrayValue?.count == 1 && contract?["name"] == .string("CarChain"))
+        try Self.expectSeedReadmeFigures(forks: contract?["forks"], changes: contract?["forkChanges"], readme: readme, columns: columns)
+        // The L2 figures are there, for every function of every fork; the deployment's is that of its signed transaction,
+        // so at least the creation code's (16 gas per non-zero byte, 4 per zero, at 1 gwei) and at most 160 bytes more.
+        #expect(document["l2"]?["mode"] == .string("calldata"))
+        let functions = contract?["forks"]?.arrayValue?.compactMap { $0["functions"]?.objectValue } ?? []
+        #expect(functions.count == columns.count && functions.allSatisfy { $0.count == 5 && $0.allSatisfy { $0.value["meanL2DataFeeWei"] != nil } })
+        let artifact = try JSONValue(parsing: try String(contentsOf: seed, encoding: .utf8))
+        let code = try [UInt8](hex: text(artifact["bytecode"]))
+        let zeros = UInt64(code.filter { $0 == 0 }.count)
+        let floor = (zeros * 4 + (UInt64(code.count) - zeros) * 16) * 1_000_000_000
+        for fork in contract?["forks"]?.arrayValue ?? [] {
+            let fee = UInt64(text(fork["deployment"]?["l2DataFeeWei"])) ?? 0
+            #expect(fee >= floor && fee <= floor + 160 * 16 * 1_000_000_000, "deployment L2 fee \(fee), code floor \(floor)")
+        }
+        if let result = try Self.check(["schema", Self.schema], input: documentText, what: "JSON Schema check of gas-report --json") {
+            #expect(result["valid"] == .bool(true), "\(result["errors"]?.description ?? "")")
+        }
+        let lines = try String(contentsOfFile: snapshot, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == columns.count * 6)  // the deployment and five functions
+        #expect(lines.contains { $0.hasPrefix("CarChain:rentCar@London (calls: 5, ") })
+        let chart = try String(contentsOfFile: svg, encoding: .utf8)
+        #expect(chart.contains("CarChain.rentCar") && columns.allSatisfy { chart.contains(">\($0)<") })
+        // Another CarChain artifact stays CarChain's: one line, exit 1.
+        guard let refused = try Self.run(["--scenario", file.path, "--compare", seed.path]) else { return }
+        #expect(refused.status == 1)
+        #expect(refused.stderr == "carchain: --compare applies to CarChain scenarios; seed-any deploys its own contracts (docs/SCENARIOS.md)\n")
     }
 
     /// The chart rendered by rsvg-convert: a PNG of the SVG's size with bars of several colours.

@@ -34,19 +34,21 @@ public enum GasReportDocument {
     }
 
     /// The document of a scenario of any contract (`ContractScenario`): `contract`, `forks` and `forkChanges` are the
-    /// first contract's, as a reader of one contract expects, and `contracts` lists every contract with its reports.
+    /// first contract's, as a reader of one contract expects, and `contracts` lists every contract with its reports
+    /// (one per fork) and what moved between forks.
     public static func json(
         scenarioName: String, steps: Int, source: Source, contracts: [(name: String, reports: [(fork: Hardfork?, report: GasReport)])],
-        pricing: GasPricing
+        pricing: GasPricing, l2: L2DataFee? = nil
     ) -> JSONValue {
         let first = contracts.first
         var document = json(
             scenarioName: scenarioName, steps: steps, source: source, contract: first?.name ?? "", reports: first?.reports ?? [],
-            pricing: pricing, l2: nil)
+            pricing: pricing, l2: l2)
         let all: [JSONValue] = contracts.map { contract in
             .object([
                 ("name", .string(contract.name)),
-                ("forks", .array(contract.reports.map { forkReport($0, pricing: pricing, l2: nil) })),
+                ("forks", .array(contract.reports.map { forkReport($0, pricing: pricing, l2: l2) })),
+                ("forkChanges", .array(forkChanges(contract.reports).map(\.jsonValue))),
             ])
         }
         if case .object(var members) = document {
@@ -54,6 +56,12 @@ public enum GasReportDocument {
             document = .object(members)
         }
         return document
+    }
+
+    /// What moved between each fork and the next (none for one fork, or a node's run).
+    static func forkChanges(_ reports: [(fork: Hardfork?, report: GasReport)]) -> [ForkGasChange] {
+        let named = reports.compactMap { entry in entry.fork.map { (fork: $0, report: entry.report) } }
+        return named.count > 1 ? ForkGasReport(reports: named).changes : []
     }
 
     static func forkReport(_ entry: (fork: Hardfork?, report: GasReport), pricing: GasPricing, l2: L2DataFee?) -> JSONValue {
@@ -83,8 +91,7 @@ public enum GasReportDocument {
             l2.map { .object([("mode", .string($0.mode.rawValue)), ("priceWei", .string($0.price.description)), ("formula", .string($0.formula))]) }
             ?? .null
         let forks: [JSONValue] = reports.map { forkReport($0, pricing: pricing, l2: l2) }
-        let named = reports.compactMap { entry in entry.fork.map { (fork: $0, report: entry.report) } }
-        let changes = named.count > 1 ? ForkGasReport(reports: named).changes.map(\.jsonValue) : []
+        let changes = forkChanges(reports).map(\.jsonValue)
         return .object([
             ("schemaVersion", .number(String(schemaVersion))), ("generator", .string("carchain gas-report")),
             ("scenario", .object([("name", .string(scenarioName)), ("steps", .number(String(steps)))])),

@@ -76,9 +76,11 @@ public enum ScenarioRPCRunner {
     /// `ContractScenario`): the node's chain id checked against `expectedChainID`, accounts without ether funded as
     /// ``run(_:artifact:label:client:expectedChainID:receiptTimeout:checkExpectations:)`` funds them, transactions
     /// without a gas limit given the defaults of the in-process chain.
+    ///
+    /// `signedBytes` gives the signed bytes of each transaction the backend sent, by hash (for an L2 data fee).
     public static func signingBackend(
         accounts: [(name: String, key: PrivateKey)], client: RPCClient, expectedChainID: UInt64?, receiptTimeout: Double
-    ) async throws -> (backend: any ContractBackend, node: Node) {
+    ) async throws -> (backend: any ContractBackend, node: Node, signedBytes: @Sendable (Bytes32) async -> [UInt8]?) {
         let chainID = try await client.chainID()
         if let expectedChainID, expectedChainID != chainID {
             throw SendError.chainIDMismatch(expected: expectedChainID, node: chainID, endpoint: client.endpoint)
@@ -95,7 +97,8 @@ public enum ScenarioRPCRunner {
         let backend = RecordingRPCBackend(
             client: client, senders: senders, deploymentGasLimit: DevChainBackend.defaultDeploymentGasLimit,
             callGasLimit: DevChainBackend.defaultCallGasLimit, signed: SignedTransactions())
-        return (backend, Node(url: client.endpoint, chainID: chainID, clientVersion: version))
+        let signed = backend.signed
+        return (backend, Node(url: client.endpoint, chainID: chainID, clientVersion: version), { await signed.bytes($0) })
     }
 
     /// Funds every scenario account that has no ether, from dev account 0, when the node is a development

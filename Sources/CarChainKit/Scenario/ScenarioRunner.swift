@@ -198,13 +198,23 @@ struct GasLimits {
 }
 
 /// Reads back what a gas report needs of a mined transaction on an in-process chain: its signed bytes
-/// and, when asked, its gas split by component from a struct-log trace.
-struct ChainGasObserver {
+/// and, when asked, its gas split by component from a struct-log trace (what `gas-report --forks` names the EIP of a
+/// change with).
+public struct ChainGasObserver: Sendable {
     let chain: DevChain
     let fork: Hardfork
     let trace: Bool
 
-    func observe(
+    /// An observer of `chain`, which runs `fork`; `trace` splits each transaction's gas by component.
+    public init(chain: DevChain, fork: Hardfork, trace: Bool) {
+        self.chain = chain
+        self.fork = fork
+        self.trace = trace
+    }
+
+    /// The observation of the mined transaction of `outcome`, reported under `function`; `depositedCodeSize` is the
+    /// code a deployment left (0 for a call), `capped` whether its gas limit was cut to the chain's cap.
+    public func observe(
         _ function: String, _ outcome: EthereumContracts.TransactionOutcome, depositedCodeSize: Int, capped: Bool
     ) async throws -> GasObservation {
         guard let (signed, _) = try await chain.transaction(hash: outcome.transactionHash) else {

@@ -32,13 +32,15 @@ struct GasReportCommand: AsyncParsableCommand {
 
             A scenario of any contract deploys artifacts (Foundry, Hardhat, vyper, solc output) and calls \
             their functions by signature with typed arguments, from named accounts, with expected outcomes; \
-            the report has a table per contract, and --snapshot/--check/--diff/--json/--rpc/--hardfork/--steps \
-            apply (--artifact, --compare, --forks, --l2 and --chart are CarChain's).
+            the report has a table per contract, and every option but --artifact and --compare (CarChain's) \
+            applies: with --forks, each contract's functions side by side per fork; --chart draws one bar per \
+            contract function.
 
             Examples:
               carchain gas-report --seed-scenario
               carchain gas-report --scenario testdata/scenarios/contracts-day.json --snapshot .gas-snapshot
               carchain gas-report --scenario testdata/scenarios/busy-day.json --format markdown
+              carchain gas-report --scenario testdata/scenarios/contracts-day.json --forks cancun,prague,osaka --l2 blob --chart gas.svg
               carchain gas-report --seed-scenario --compare ../shared/seed-carchain/CarChain.json
               carchain gas-report --seed-scenario --gas-price 20gwei --eth-price 3500 --format json
               carchain gas-report --snapshot .gas-snapshot
