@@ -190,7 +190,7 @@ let package = Package(
             name: "CarChainKit",
             dependencies: [
                 "CarChain", "EthereumPrimitives", "EthereumABI", "EthereumCrypto", "EthereumTransactions", "EthereumWire",
-                "EthereumRPC", "Chain", "DevNode", "AuthEmulator", "EthereumContracts", "EthereumContractsLocal",
+                "EthereumRPC", "Chain", "DevNode", "AuthEmulator", "EthereumContracts", "EthereumContractsLocal", "ContractScenarios",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
@@ -287,7 +287,7 @@ let package = Package(
         .testTarget(
             name: "CarChainKitTests",
             dependencies: [
-                "CarChainKit", "CarChain", "AuthEmulator", "Chain", "EthereumCrypto", "EthereumPrimitives", "TestSupport",
+                "CarChainKit", "CarChain", "AuthEmulator", "Chain", "ContractScenarios", "EthereumCrypto", "EthereumPrimitives", "TestSupport",
                 // Fork tests: a node answered in process (DevNode) behind the fork's JSON-RPC remote.
                 "DevNode", "EthereumRPC", "EthereumWire", "EthereumTransactions", "EthereumContractsLocal",
                 .product(name: "Hummingbird", package: "hummingbird"),

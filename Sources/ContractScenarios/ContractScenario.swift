@@ -34,6 +34,12 @@ public struct ContractScenario: Sendable {
         public var name: String
         public var source: Source
 
+        /// Creates an account.
+        public init(name: String, source: Source) {
+            self.name = name
+            self.source = source
+        }
+
         /// The account's key (a dev account's from the test mnemonic).
         public func privateKey() throws -> PrivateKey {
             switch source {
@@ -89,6 +95,16 @@ public struct ContractScenario: Sendable {
         /// A label for listings (default: the action).
         public var label: String?
 
+        /// Creates a step.
+        public init(action: Action, arguments: [JSONValue] = [], value: UInt256 = .zero, from: String, expect: Expectation? = nil, label: String? = nil) {
+            self.action = action
+            self.arguments = arguments
+            self.value = value
+            self.from = from
+            self.expect = expect
+            self.label = label
+        }
+
         /// The contract the step deploys or calls.
         public var contract: String {
             switch action {
@@ -115,6 +131,20 @@ public struct ContractScenario: Sendable {
     public var deploymentGasLimit: UInt64?
     public var callGasLimit: UInt64?
     public var steps: [Step]
+
+    /// Creates a scenario (a file's is read by ``init(contentsOf:)``); `accounts` are kept sorted by name.
+    public init(
+        name: String, description: String? = nil, accounts: [Account], deployer: String, deploymentGasLimit: UInt64? = nil,
+        callGasLimit: UInt64? = nil, steps: [Step]
+    ) {
+        self.name = name
+        self.description = description
+        self.accounts = accounts.sorted { $0.name < $1.name }
+        self.deployer = deployer
+        self.deploymentGasLimit = deploymentGasLimit
+        self.callGasLimit = callGasLimit
+        self.steps = steps
+    }
 
     /// The account named `name`.
     public func account(_ name: String) -> Account? { accounts.first { $0.name == name } }
