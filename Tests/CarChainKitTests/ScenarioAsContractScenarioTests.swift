@@ -11,19 +11,29 @@ import TestSupport
 /// same kind of chain, must send the same transactions — every step's gas and outcome equal, and the snapshots' lines
 /// equal — and the translation must keep every expectation (a wrong one still fails the general run).
 @Suite struct ScenarioAsContractScenarioTests {
+    /// Runs `general` with the general runner on a fresh in-process chain under Cancun, as `gas-report` does.
+    static func runGeneral(_ general: ContractScenario) async throws -> ContractScenarioRun {
+        let keys = try general.accounts.map { ($0.name, try $0.privateKey()) }
+        let addresses = Dictionary(uniqueKeysWithValues: keys.map { ($0.0, $0.1.address) })
+        let (chain, backend) = try await ScenarioRunner.inProcessChain(
+            keys: keys.map(\.1), sender: try #require(addresses[general.deployer]), hardfork: .cancun,
+            deploymentGasLimit: try #require(general.deploymentGasLimit), callGasLimit: try #require(general.callGasLimit))
+        do {
+            let run = try await general.run(backend: backend, addresses: addresses)
+            await chain.close()
+            return run
+        } catch {
+            await chain.close()
+            throw error
+        }
+    }
+
     /// Runs `scenario` both ways on `artifact` under Cancun; returns the two snapshots' texts.
     static func bothWays(_ scenario: Scenario, artifact: CarChainArtifact) async throws -> (carChain: String, general: String) {
         let carChainRun = try await ScenarioRunner.run(scenario, artifact: artifact, hardfork: .cancun)
         let general = try scenario.contractScenario(artifact: artifact)
         #expect(general.steps.count == scenario.steps.count + 1)
-        let keys = try general.accounts.map { ($0.name, try $0.privateKey()) }
-        let addresses = Dictionary(uniqueKeysWithValues: keys.map { ($0.0, $0.1.address) })
-        let deployer = try #require(addresses[general.deployer])
-        let (chain, backend) = try await ScenarioRunner.inProcessChain(
-            keys: keys.map(\.1), sender: deployer, hardfork: .cancun, deploymentGasLimit: try #require(general.deploymentGasLimit),
-            callGasLimit: try #require(general.callGasLimit))
-        let run = try await general.run(backend: backend, addresses: addresses)
-        await chain.close()
+        let run = try await runGeneral(general)
 
         let contract = try #require(run.contracts.first)
         #expect(run.contracts.count == 1 && contract.name == "CarChain")
@@ -63,15 +73,8 @@ import TestSupport
         var scenario = try Scenario(contentsOf: TestPaths.packageRoot.appendingPathComponent("testdata/scenarios/busy-day.json"))
         let index = try #require(scenario.steps.firstIndex { $0.expect == .success })
         scenario.steps[index].expect = .revert(reason: "not what happens")
-        let general = try scenario.contractScenario(artifact: .project)
-        let keys = try general.accounts.map { ($0.name, try $0.privateKey()) }
-        let addresses = Dictionary(uniqueKeysWithValues: keys.map { ($0.0, $0.1.address) })
-        let (chain, backend) = try await ScenarioRunner.inProcessChain(
-            keys: keys.map(\.1), sender: try #require(addresses[general.deployer]), hardfork: .cancun,
-            deploymentGasLimit: try #require(general.deploymentGasLimit), callGasLimit: try #require(general.callGasLimit))
-        defer { Task { await chain.close() } }
         do {
-            _ = try await general.run(backend: backend, addresses: addresses)
+            _ = try await Self.runGeneral(try scenario.contractScenario(artifact: .project))
             Issue.record("the run passed a wrong expectation")
         } catch let error as ContractScenarioError {
             guard case .expectationFailed(_, let step, _, _, let expected, _) = error else { Issue.record("\(error)"); return }

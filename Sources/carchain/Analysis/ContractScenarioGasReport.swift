@@ -139,16 +139,19 @@ struct ContractScenarioGasReport {
             return
         }
         let title = "Scenario \(scenario.name): \(scenario.steps.count) steps, \(contracts.count) contract\(contracts.count == 1 ? "" : "s"), \(origin)"
+        // Several forks (in process, so every run has one): each contract's reports side by side.
+        let sideBySide: [(name: String, report: ForkGasReport)] = runs.count > 1
+            ? contracts.map { contract in
+                (contract.name, ForkGasReport(reports: contract.reports.compactMap { entry in entry.fork.map { (fork: $0, report: entry.report) } }))
+            }
+            : []
         switch command.format {
         case .json:
             var members: [(key: String, value: JSONValue)] = [("scenario", .string(scenario.name))]
-            if runs.count > 1 {
+            if !sideBySide.isEmpty {
                 members.append(("forks", .array(runs.compactMap { $0.fork.map { .string($0.name) } })))
                 members.append(
-                    ("contracts", .array(contracts.map { contract in
-                        let named = contract.reports.compactMap { entry in entry.fork.map { (fork: $0, report: entry.report) } }
-                        return .object([("name", .string(contract.name))] + (ForkGasReport(reports: named).jsonValue(pricing: pricing, l2: l2).objectValue ?? []))
-                    })))
+                    ("contracts", .array(sideBySide.map { .object([("name", .string($0.name))] + ($0.report.jsonValue(pricing: pricing, l2: l2).objectValue ?? [])) })))
             } else {
                 members.append(("hardfork", first.fork.map { .string($0.name) } ?? .null))
                 members.append(
@@ -159,11 +162,10 @@ struct ContractScenarioGasReport {
         case .table, .markdown:
             let markdown = command.format == .markdown
             print(markdown ? "**\(title)**\n" : title)
-            if runs.count > 1 {
-                for contract in contracts {
-                    let named = contract.reports.compactMap { entry in entry.fork.map { (fork: $0, report: entry.report) } }
+            if !sideBySide.isEmpty {
+                for contract in sideBySide {
                     print(markdown ? "**\(contract.name)**\n" : contract.name)
-                    print(ForkGasReport(reports: named).render(command.format, pricing: pricing, l2: l2))
+                    print(contract.report.render(command.format, pricing: pricing, l2: l2))
                 }
             } else {
                 if command.steps { print(Self.stepsTable(first.run, markdown: markdown)) }
