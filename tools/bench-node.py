@@ -16,7 +16,8 @@ Targets (issue 7): eth_call p50 <= 0.3 ms, >= 1000 rentCar tx/s, `carchain rent`
 rentCar tx/s one by one and >= 20,000 in batches of 100. Each figure is taken `--runs` times (a fresh node each),
 interleaved with the loopback floor — this client against a Python server that answers without doing anything — and
 printed as median and range; `--reference BINARY` measures another carchain build in the same runs, and both builds'
-eth_call pairwise (both nodes up, calls alternating), the comparison that holds on a shared machine.
+eth_call and rentCar batches of 100 pairwise (both nodes up, the same requests alternating between them), the
+comparison that holds on a shared machine.
 
 `--get-logs DATA-DIR` measures only issue 36's read goal instead: eth_getLogs with one topic over the last 100,000 blocks
 of a soak chain (`ChainPerfProbe soak N DATA-DIR`, N >= 100,000; the filter is the third topic of the soak's token
@@ -156,6 +157,16 @@ def signer_txs(client, manager, chain_id, count):
     return deploy, sign, contract
 
 
+def send_raw_batch(client, raws, name):
+    """Sends `raws` as one JSON-RPC batch of eth_sendRawTransaction requests; any error answer fails the run."""
+    answer = json.loads(client.post(json.dumps([
+        {"jsonrpc": "2.0", "id": i, "method": "eth_sendRawTransaction", "params": [raw]} for i, raw in enumerate(raws)
+    ]).encode()))
+    errors = [a for a in answer if "error" in a]
+    if errors:
+        raise RuntimeError(f"{name}: batch errors: {errors[:2]}")
+
+
 def run_node(name, client, rentals):
     manager = Account.from_key(MANAGER_KEY)
     chain_id = int(client.call("eth_chainId", []), 16)
@@ -198,13 +209,7 @@ def run_node(name, client, rentals):
     # Batches of 100.
     t0 = time.perf_counter()
     for start_index in range(0, len(batched), 100):
-        chunk = batched[start_index:start_index + 100]
-        answer = json.loads(client.post(json.dumps([
-            {"jsonrpc": "2.0", "id": i, "method": "eth_sendRawTransaction", "params": [raw]} for i, raw in enumerate(chunk)
-        ]).encode()))
-        errors = [a for a in answer if "error" in a]
-        if errors:
-            raise RuntimeError(f"{name}: batch errors: {errors[:2]}")
+        send_raw_batch(client, batched[start_index:start_index + 100], name)
     batch_rate = len(batched) / (time.perf_counter() - t0)
     rented = int(client.call("eth_call", [{"to": contract, "data": calldata("rentedCars()", [], [])}, "latest"]), 16)
     if rented != rentals:
@@ -256,6 +261,52 @@ def paired_eth_call(binary, reference, calls=20000):
             process = entry[0] if isinstance(entry, tuple) else entry
             process.terminate()
             process.wait()
+
+
+def paired_batches(binary, reference, rentals=5000):
+    """Automined rentCar in JSON-RPC batches of 100, two carchain builds measured pairwise: both nodes run at once with
+    the same CarChain state (`rentals` cars and users, set up in batches), and each round sends the same batch of 100
+    rentals to each, alternating which goes first, so a slow spell of the machine hits both alike."""
+    nodes = []
+    try:
+        manager = Account.from_key(MANAGER_KEY)
+        sign = contract = None
+        for path in (binary, reference):
+            node, url = start([path, "node", "--port", "0", "--ephemeral"],
+                              lambda line: line.split("listening on ", 1)[1] if "listening on " in line else None)
+            host, port = url.removeprefix("http://").rsplit(":", 1)
+            client = RawClient(host, int(port))
+            nodes.append((node, client))
+            if sign is None:
+                deploy, sign, _ = signer_txs(client, manager, int(client.call("eth_chainId", []), 16), rentals)
+            contract = client.call("eth_getTransactionReceipt", [client.call("eth_sendRawTransaction", [deploy])])["contractAddress"]
+
+        setup = []
+        for i in range(rentals):
+            setup.append(sign(contract, calldata("registerNewCar(string)", ["string"], [f"C{i}"]), 300_000))
+            setup.append(sign(contract, calldata("registerNewUser(string)", ["string"], [f"u{i}"]), 300_000))
+            setup.append(sign(contract, calldata("addCredit(string,uint256)", ["string", "uint256"], [f"u{i}", 5]), 300_000))
+        rent = [sign(contract, calldata("rentCar(string,string)", ["string", "string"], [f"C{i}", f"u{i}"]), 300_000)
+                for i in range(rentals)]
+        for _, client in nodes:
+            for start_index in range(0, len(setup), 100):
+                send_raw_batch(client, setup[start_index:start_index + 100], "paired batches")
+        seconds = [[], []]
+        for k, start_index in enumerate(range(0, rentals, 100)):
+            for j in ((0, 1) if k % 2 == 0 else (1, 0)):
+                t0 = time.perf_counter()
+                send_raw_batch(nodes[j][1], rent[start_index:start_index + 100], "paired batches")
+                seconds[j].append(time.perf_counter() - t0)
+        result = {"measure": "paired batches", "batches": len(seconds[0]),
+                  "first_faster": sum(1 for a, b in zip(*seconds) if a < b)}
+        for label, values in zip(("carchain", "reference"), seconds):
+            result[f"{label}_median_tx_per_s"] = round(100 / statistics.median(values))
+            result[f"{label}_best_tx_per_s"] = round(100 / min(values))
+        return result
+    finally:
+        for node, _ in nodes:
+            node.terminate()
+            node.wait()
 
 
 def embedded_rent(carchain, runs=10):
@@ -513,6 +564,7 @@ def main():
 
     if args.reference:
         results.append(paired_eth_call(args.carchain, args.reference))
+        results.append(paired_batches(args.carchain, args.reference))
     results.append(embedded_rent(args.carchain))
     results.append(mining_latency(args.carchain))
     floors = sorted(r["loopback_floor_p50_ms"] for r in runs["floor"])
@@ -534,6 +586,11 @@ def main():
             print(f"eth_call paired ({r['calls']} rounds, both nodes up, alternating): p50 {r['carchain_p50_ms']:.3f} ms "
                   f"(min {r['carchain_min_ms']:.3f}) vs reference {r['reference_p50_ms']:.3f} ms (min {r['reference_min_ms']:.3f}); "
                   f"this build faster in {r['first_faster']} of {r['calls']} rounds")
+        elif r.get("measure") == "paired batches":
+            print(f"rentCar in batches of 100, paired ({r['batches']} rounds, both nodes up, alternating): median "
+                  f"{r['carchain_median_tx_per_s']} tx/s (best {r['carchain_best_tx_per_s']}) vs reference "
+                  f"{r['reference_median_tx_per_s']} tx/s (best {r['reference_best_tx_per_s']}); "
+                  f"this build faster in {r['first_faster']} of {r['batches']} rounds")
         elif r.get("measure") == "mining latency":
             print(f"eth_blockNumber on a keep-alive connection: idle p50 {r['idle_p50_ms']:.3f} ms (p99 {r['idle_p99_ms']:.3f}); "
                   f"while another client mines 10,000 blocks at a time ({r['mines_of_10000_blocks']} finished): "

@@ -32,25 +32,22 @@ extension DevChain {
         return try await submit(signed, sidecar: sidecar, recovered: recovered)
     }
 
-    /// Decodes `raws` and recovers their senders on every core at once, for the ``sendRawTransaction(_:)`` calls
-    /// that follow (a JSON-RPC batch of them): each of those then finds its sender ready. Bytes that do not decode
-    /// are left for the call to reject.
-    public nonisolated func recoverSenders(_ raws: [[UInt8]]) async {
+    /// Starts recovering the senders of `raws` on a worker thread, in order from the second, for the
+    /// ``sendRawTransaction(_:)`` calls that follow (a JSON-RPC batch of them), and returns at once: the chain mines the
+    /// first transactions while the worker recovers the next, and each call finds its sender ready or recovers it itself
+    /// (``RecoveredSenders``). Bytes that do not decode are left for the call to reject.
+    public nonisolated func recoverSenders(_ raws: [[UInt8]]) {
         guard raws.count > 1 else { return }
-        let decoded = raws.map { try? SignedTransaction.decodeNetworkForm($0).0 }
-        var results = [Result<Address, TransactionError>?](repeating: nil, count: decoded.count)
-        results.withUnsafeMutableBufferPointer { buffer in
-            // Each iteration writes its own element only.
-            nonisolated(unsafe) let slots = buffer
-            DispatchQueue.concurrentPerform(iterations: decoded.count) { i in
-                if let signed = decoded[i] { slots[i] = Self.recover(signed) }
+        // The first is the first to be submitted: its call recovers it while the worker starts on the second.
+        let decoded = raws.dropFirst().compactMap { try? SignedTransaction.decodeNetworkForm($0).0 }
+        let queued = Set(recoveredSenders.enqueue(decoded.map(\.hash)))
+        guard !queued.isEmpty else { return }
+        let store = recoveredSenders
+        DispatchQueue.global().async {
+            for signed in decoded where queued.contains(signed.hash) && store.claim(signed.hash) {
+                store.finish(signed.hash, Self.recover(signed))
             }
         }
-        var recovered: [(Bytes32, Result<Address, TransactionError>)] = []
-        for (i, signed) in decoded.enumerated() {
-            if let signed, let result = results[i] { recovered.append((signed.hash, result)) }
-        }
-        recoveredSenders.store(recovered)
     }
 
     /// The sender of a transaction mined under Homestead or later rules (every fork a dev chain mines).

@@ -81,7 +81,7 @@ public actor DevChain {
     var pendingHashLog = PendingHashLog()
     let buffers = ExecutionBuffers()
     /// Senders recovered ahead of their submission, off the actor.
-    nonisolated let recoveredSenders = RecoveredSenders()
+    package nonisolated let recoveredSenders = RecoveredSenders()
     let devKeys: [Address: PrivateKey]
     /// What the dev methods changed that no block holds yet, kept on disk for a restart (Store/DevJournal.swift);
     /// nil in memory and on a fork.

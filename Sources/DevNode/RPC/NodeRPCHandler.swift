@@ -111,10 +111,10 @@ public final class NodeRPCHandler: Sendable {
             return Self.bytes(Self.errorResponse(
                 id: .null, .invalidRequest("batch of \(requests.count) requests is longer than \(limits.maxBatchLength)")))
         }
-        // A batch of raw transactions has their senders recovered on every core first; the requests then run in
-        // order as always, each finding its sender ready.
+        // A batch of raw transactions has their senders recovered on another core while the first ones are mined; the
+        // requests run in order as always, each finding its sender ready (or recovering it, if it comes first).
         let raws = requests.compactMap(Self.rawTransaction)
-        if raws.count > 1 { await chain.recoverSenders(raws) }
+        if raws.count > 1 { chain.recoverSenders(raws) }
         let started = ContinuousClock.now
         var out: [UInt8] = [UInt8(ascii: "[")]
         var answered = 0
