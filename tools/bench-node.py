@@ -157,6 +157,16 @@ def signer_txs(client, manager, chain_id, count):
     return deploy, sign, contract
 
 
+def carchain_setup(sign, contract, count):
+    """Signed set-up transactions for `count` rentals: cars C0.., users u0.. and 5 credits each."""
+    setup = []
+    for i in range(count):
+        setup.append(sign(contract, calldata("registerNewCar(string)", ["string"], [f"C{i}"]), 300_000))
+        setup.append(sign(contract, calldata("registerNewUser(string)", ["string"], [f"u{i}"]), 300_000))
+        setup.append(sign(contract, calldata("addCredit(string,uint256)", ["string", "uint256"], [f"u{i}", 5]), 300_000))
+    return setup
+
+
 def send_raw_batch(client, raws, name):
     """Sends `raws` as one JSON-RPC batch of eth_sendRawTransaction requests; any error answer fails the run."""
     answer = json.loads(client.post(json.dumps([
@@ -174,11 +184,7 @@ def run_node(name, client, rentals):
     tx_hash = client.call("eth_sendRawTransaction", [deploy])
     receipt = client.call("eth_getTransactionReceipt", [tx_hash])
     contract = receipt["contractAddress"]
-    setup = []
-    for i in range(rentals):
-        setup.append(sign(contract, calldata("registerNewCar(string)", ["string"], [f"C{i}"]), 300_000))
-        setup.append(sign(contract, calldata("registerNewUser(string)", ["string"], [f"u{i}"]), 300_000))
-        setup.append(sign(contract, calldata("addCredit(string,uint256)", ["string", "uint256"], [f"u{i}", 5]), 300_000))
+    setup = carchain_setup(sign, contract, rentals)
     for raw in setup:
         client.call("eth_sendRawTransaction", [raw])
     half = rentals // 2
@@ -281,11 +287,7 @@ def paired_batches(binary, reference, rentals=5000):
                 deploy, sign, _ = signer_txs(client, manager, int(client.call("eth_chainId", []), 16), rentals)
             contract = client.call("eth_getTransactionReceipt", [client.call("eth_sendRawTransaction", [deploy])])["contractAddress"]
 
-        setup = []
-        for i in range(rentals):
-            setup.append(sign(contract, calldata("registerNewCar(string)", ["string"], [f"C{i}"]), 300_000))
-            setup.append(sign(contract, calldata("registerNewUser(string)", ["string"], [f"u{i}"]), 300_000))
-            setup.append(sign(contract, calldata("addCredit(string,uint256)", ["string", "uint256"], [f"u{i}", 5]), 300_000))
+        setup = carchain_setup(sign, contract, rentals)
         rent = [sign(contract, calldata("rentCar(string,string)", ["string", "string"], [f"C{i}", f"u{i}"]), 300_000)
                 for i in range(rentals)]
         for _, client in nodes:

@@ -29,13 +29,6 @@ extension Scenario {
                 throw ScenarioError.invalid(
                     source: name, path: "steps[\(index)].op", message: "the artifact has no function \(operation.functionName)")
             }
-            let arguments: [JSONValue]
-            switch operation {
-            case .registerNewUser(let userId): arguments = [.string(userId)]
-            case .registerNewCar(let plate): arguments = [.string(plate)]
-            case .addCredit(let userId, let credit): arguments = [.string(userId), .number(credit.description)]
-            case .rentCar(let plate, let userId), .returnCar(let plate, let userId): arguments = [.string(plate), .string(userId)]
-            }
             let expect: ContractScenario.Expectation? = step.expect.map { expectation in
                 switch expectation {
                 case .success: return .success
@@ -44,7 +37,7 @@ extension Scenario {
             }
             steps.append(
                 ContractScenario.Step(
-                    action: .call(contract: contractName, function: function), arguments: arguments, from: step.from, expect: expect,
+                    action: .call(contract: contractName, function: function), arguments: operation.arguments.map(\.jsonValue), from: step.from, expect: expect,
                     label: step.label))
         }
         return ContractScenario(

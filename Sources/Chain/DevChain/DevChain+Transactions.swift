@@ -40,11 +40,12 @@ extension DevChain {
         guard raws.count > 1 else { return }
         // The first is the first to be submitted: its call recovers it while the worker starts on the second.
         let decoded = raws.dropFirst().compactMap { try? SignedTransaction.decodeNetworkForm($0).0 }
-        let queued = Set(recoveredSenders.enqueue(decoded.map(\.hash)))
-        guard !queued.isEmpty else { return }
+        // Those queued are the first `capacity`; the worker's claim skips any other.
+        let queued = recoveredSenders.enqueue(decoded.map(\.hash)).count
+        guard queued > 0 else { return }
         let store = recoveredSenders
         DispatchQueue.global().async {
-            for signed in decoded where queued.contains(signed.hash) && store.claim(signed.hash) {
+            for signed in decoded.prefix(queued) where store.claim(signed.hash) {
                 store.finish(signed.hash, Self.recover(signed))
             }
         }
