@@ -51,6 +51,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         // WebSocket on the dev node's port (eth_subscribe): Hummingbird's own upgrade and frame handling.
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
+        // HTTP parts as HTTPTypes in NIO pipelines (NIOHTTPTypes, Hummingbird's own): the node's JSON-RPC endpoint.
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         // Property-based testing (generators, shrinking, seeds) on Swift Testing: EthereumTesting's fuzz and invariant runs.
@@ -143,6 +145,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ]
         ),
         // Contracts from Swift (docs/CONTRACTS.md). The runtime: a contract = address + ABI over a backend protocol,

@@ -124,6 +124,18 @@ import Testing
         try? connection.send(String(repeating: " ", count: 6 << 20))
         let response = RawResponse(connection.readAll().bytes)
         #expect(response?.status == 413)
+        // The auth routes' 413 says `Connection: close`, and the connection is closed: the rest is not read.
+        let auth = try RawConnection(port: server.port, readTimeout: 10)
+        try auth.send(
+            "POST \(Self.signUp) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(2 << 20)\r\n\r\n")
+        try? auth.send(String(repeating: " ", count: (1 << 20) + 4096))
+        let clock = ContinuousClock()
+        let start = clock.now
+        let (answer, closed) = auth.readAll()
+        #expect(RawResponse(answer)?.status == 413)
+        #expect(RawResponse(answer)?.headers["connection"] == "close")
+        #expect(closed)
+        #expect(clock.now - start < .seconds(5))
     }
 
     @Test func halfARequestDoesNotHoldTheServer() async throws {
@@ -174,6 +186,68 @@ import Testing
         #expect(response.body.contains("\"code\":408"))
         #expect(closed)
         #expect(clock.now - start < .seconds(4))
+    }
+
+    /// JSON-RPC is answered in the channel pipeline and everything else by the router behind it: on one keep-alive
+    /// connection, requests for both, sent at once (pipelined), get their answers in order, and `Connection: close`
+    /// ends the connection after its answer.
+    @Test func jsonRPCAndRoutesShareAKeepAliveConnection() async throws {
+        let server = try await Server.start()
+        defer { server.stop() }
+        let connection = try RawConnection(port: server.port)
+        func request(_ method: String, _ path: String, _ body: String, _ extra: [String] = []) -> String {
+            (["\(method) \(path) HTTP/1.1", "Host: 127.0.0.1", "Content-Type: application/json", "Content-Length: \(body.utf8.count)"]
+                + extra).joined(separator: "\r\n") + "\r\n\r\n" + body
+        }
+        let batch = "[\(Self.chainID),{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"eth_blockNumber\"}]"
+        let signUp = "{\"email\":\"pipelined@example.com\",\"password\":\"correct horse\",\"returnSecureToken\":true}"
+        try connection.send(
+            request("POST", "/", Self.chainID)
+                + request("OPTIONS", "/", "", ["Origin: https://app.example", "Access-Control-Request-Method: POST"])
+                + request("POST", Self.signUp, signUp)
+                + request("POST", "/?query", batch, ["Origin: https://app.example"])
+                + request("POST", "/", "{\"jsonrpc\":\"2.0\",\"method\":\"evm_mine\"}")
+                + request("GET", "/nothing-here", "")
+                + request("POST", "/", "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"eth_blockNumber\"}", ["Connection: close"]))
+        let responses = connection.readResponses(7)
+        #expect(responses.map(\.status) == [200, 204, 200, 200, 204, 404, 200])
+        guard responses.count == 7 else { return }
+        #expect(responses[0].body == "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":\"0x4\"}")
+        #expect(responses[0].headers["content-type"] == "application/json")
+        #expect(responses[0].headers["access-control-allow-origin"] == nil)
+        #expect(responses[1].headers["access-control-allow-origin"] == "*")
+        #expect(responses[2].body.contains("\"idToken\""))
+        #expect(responses[3].body.contains("\"id\":2,\"result\":\"0x0\""))
+        #expect(responses[3].headers["access-control-allow-origin"] == "*")
+        #expect(responses[4].body.isEmpty)
+        // The notification mined a block, before the last request asked.
+        #expect(responses[6].body == "{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":\"0x1\"}")
+        #expect(responses[6].headers["connection"] == "close")
+        let (rest, closed) = connection.readAll()
+        #expect(rest.isEmpty)
+        #expect(closed)
+    }
+
+    /// The idle timeout sees JSON-RPC requests too: a connection in use outlives it, and one left idle is closed.
+    @Test func aBusyConnectionOutlivesTheIdleTimeout() async throws {
+        let timeouts = DevNodeServer.Timeouts(idle: .milliseconds(1000), body: .seconds(5))
+        let server = try await Server.start(timeouts: timeouts)
+        defer { server.stop() }
+        let connection = try RawConnection(port: server.port)
+        let post = "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(Self.chainID.utf8.count)\r\n\r\n" + Self.chainID
+        let clock = ContinuousClock()
+        let start = clock.now
+        for _ in 0..<8 {
+            try connection.send(post)
+            #expect(connection.readResponses(1).first?.status == 200)
+            try await Task.sleep(for: .milliseconds(350))
+        }
+        #expect(clock.now - start > .milliseconds(2500))
+        // Idle now: closed after about a second.
+        let (nothing, closed) = connection.readAll()
+        #expect(nothing.isEmpty)
+        #expect(closed)
+        #expect(clock.now - start < .seconds(7))
     }
 
     @Test func policyParsing() {

@@ -64,6 +64,36 @@ final class RawConnection {
     }
 }
 
+extension RawConnection {
+    /// Reads until `count` whole responses have come (a body by its `Content-Length`; none with 204), and returns
+    /// them in order; fewer when the connection ends or a read times out first.
+    func readResponses(_ count: Int) -> [RawResponse] {
+        var bytes: [UInt8] = []
+        var responses: [RawResponse] = []
+        var start = 0
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while responses.count < count {
+            // Whole responses already received.
+            if let split = bytes[start...].firstRange(of: [13, 10, 13, 10]) {
+                let head = String(decoding: bytes[start..<split.lowerBound], as: UTF8.self).lowercased()
+                let length = head.components(separatedBy: "\r\n")
+                    .first { $0.hasPrefix("content-length:") }
+                    .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
+                if bytes.count >= split.upperBound + length {
+                    let end = split.upperBound + length
+                    if let response = RawResponse(Array(bytes[start..<end])) { responses.append(response) }
+                    start = end
+                    continue
+                }
+            }
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            guard n > 0 else { break }
+            bytes += buffer[0..<n]
+        }
+        return responses
+    }
+}
+
 /// `send(2)` without SIGPIPE (the method of the same name hides the C function inside the class).
 private func socketSend(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
     #if canImport(Glibc)

@@ -6,7 +6,8 @@ import Logging
 import NIOCore
 import NIOPosix
 
-/// The dev node's HTTP server (Hummingbird): JSON-RPC on `POST /` answered by a ``NodeRPCHandler``, the same
+/// The dev node's HTTP server (Hummingbird): JSON-RPC on `POST /` answered by a ``NodeRPCHandler`` (in the channel
+/// pipeline, ``JSONRPCHTTPEndpoint``), the same
 /// over a WebSocket upgrade of `GET /` (with `eth_subscribe`, ``WebSocketRPC``), and the Firebase Auth
 /// emulator's endpoints when an ``AuthEmulator`` is given, and the routes of a module above (``DevNodeRoutes``: the
 /// CarChain web app) when given. Every request first
@@ -46,38 +47,23 @@ public enum DevNodeServer {
         router.add(middleware: HTTPAccessMiddleware(policy: policy))
         let limit = handler.limits.maxBodyBytes
         let bodyTimeout = timeouts.body
-        router.post("/") { request, _ -> Response in
-            let body: [UInt8]
-            do {
-                body = try await request.collectBody(upTo: limit, within: bodyTimeout)
-            } catch RequestBodyError.timedOut {
-                let failure = NodeRPCHandler.errorResponse(
-                    id: .null, .invalidRequest("request body not received within \(bodyTimeout)"))
-                var response = Self.json(Array(failure.description.utf8), status: .requestTimeout)
-                response.headers[.connection] = "close"
-                return response
-            } catch {
-                let failure = NodeRPCHandler.errorResponse(
-                    id: .null, .invalidRequest("body larger than \(limit) bytes"))
-                // The rest of the body is not read: the connection cannot carry another request.
-                var response = Self.json(Array(failure.description.utf8), status: .contentTooLarge)
-                response.headers[.connection] = "close"
-                return response
-            }
-            let answer = await handler.handle(body)
-            // Only notifications: nothing to answer (JSON-RPC over HTTP: 204 No Content).
-            if answer.isEmpty { return Response(status: .noContent) }
-            return Self.json(answer, status: .ok)
-        }
         if let auth { addAuthEmulatorRoutes(to: router, emulator: auth, bodyTimeout: bodyTimeout) }
         routes?.addRoutes(to: router, bodyTimeout: bodyTimeout)
-        let idle = timeouts.idle.components
+        // JSON-RPC on `POST /` is answered in the pipeline (``JSONRPCHTTPEndpoint``), in front of the router. The idle
+        // timeout is a connection state handler's in front of both, so that it sees every request; Hummingbird's own,
+        // behind the endpoint, sees only the router's requests and keeps no timer.
+        let idle = timeouts.idle
         let http1 = HTTP1Channel.Configuration(
-            idleTimeout: TimeAmount.nanoseconds(idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000))
+            additionalChannelHandlers: [
+                HTTPConnectionStateHandler(idleTimeout: idle, logger: logger),
+                JSONRPCHTTPEndpoint(handler: handler, policy: policy, bodyTimeout: bodyTimeout),
+            ],
+            idleTimeout: nil)
         let webSocket = WebSocketServerConfiguration(maxFrameSize: limit, autoPing: .enabled(timePeriod: .seconds(30)))
         let subscriptionLimits = SubscriptionSession.Limits()
         let headTexts = HeadTextCache()
-        let headDeadline = http1.idleTimeout ?? .seconds(30)
+        let headDeadline = TimeAmount.nanoseconds(
+            idle.components.seconds * 1_000_000_000 + idle.components.attoseconds / 1_000_000_000)
         let server = HTTPServerBuilder { responder in
             DeadlinedUpgradeChannel(
                 inner: HTTP1WebSocketUpgradeChannel(
@@ -121,9 +107,4 @@ public enum DevNodeServer {
         NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
     }
 
-    static func json(_ bytes: [UInt8], status: HTTPResponse.Status) -> Response {
-        Response(
-            status: status, headers: [.contentType: "application/json"],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
-    }
 }

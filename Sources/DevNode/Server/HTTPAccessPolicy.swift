@@ -75,6 +75,27 @@ public struct HTTPAccessPolicy: Sendable, Equatable {
         if let host, normalized == "http://" + host.lowercased().trimmingBlanks() { return origin }
         return allowedOrigins.contains(normalized) ? origin : nil
     }
+
+    /// What the policy makes of a request, from its `Host` and `Origin` headers.
+    public enum Admission: Sendable, Equatable {
+        /// Refused (403): the answer's text, naming the option that would allow it.
+        case refused(String)
+        /// Allowed: the CORS headers its answer carries (none without `Origin`).
+        case allowed(cors: HTTPFields)
+    }
+
+    /// The policy's decision for a request with these `Host` and `Origin` headers.
+    public func admission(host: String?, origin: String?) -> Admission {
+        if let why = refusal(host: host) { return .refused("carchain node: \(why)\n") }
+        guard let origin else { return .allowed(cors: [:]) }
+        guard let allowOrigin = allowOriginHeader(origin: origin, host: host) else {
+            return .refused(
+                "carchain node: origin \"\(origin.prefix(100))\" is not allowed: start the node with --allow-origin \(origin.prefix(100)) to allow it\n")
+        }
+        var cors: HTTPFields = [.accessControlAllowOrigin: allowOrigin]
+        if allowedOrigins != nil { cors[.vary] = "Origin" }
+        return .allowed(cors: cors)
+    }
 }
 
 extension String {
@@ -93,31 +114,28 @@ struct HTTPAccessMiddleware<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         // HTTP/1.1's Host header (HTTPTypes keeps it as the request's authority).
-        let host = request.head.authority
-        if let why = policy.refusal(host: host) { return Self.forbidden(why) }
-        guard let origin = request.headers[.origin] else { return try await next(request, context) }
-        guard let allowOrigin = policy.allowOriginHeader(origin: origin, host: host) else {
-            return Self.forbidden(
-                "origin \"\(origin.prefix(100))\" is not allowed: start the node with --allow-origin \(origin.prefix(100)) to allow it")
+        switch policy.admission(host: request.head.authority, origin: request.headers[.origin]) {
+        case .refused(let text):
+            return Self.forbidden(text)
+        case .allowed(let cors):
+            var response: Response
+            if request.method == .options, !cors.isEmpty {
+                response = Response(status: .noContent)
+                response.headers[.accessControlAllowMethods] = "GET, POST, PATCH, DELETE, OPTIONS"
+                response.headers[.accessControlAllowHeaders] =
+                    request.headers[.accessControlRequestHeaders] ?? "Content-Type, Authorization, X-Goog-Api-Key"
+                response.headers[.accessControlMaxAge] = "3600"
+            } else {
+                response = try await next(request, context)
+            }
+            for field in cors { response.headers[field.name] = field.value }
+            return response
         }
-        var response: Response
-        if request.method == .options {
-            response = Response(status: .noContent)
-            response.headers[.accessControlAllowMethods] = "GET, POST, PATCH, DELETE, OPTIONS"
-            response.headers[.accessControlAllowHeaders] =
-                request.headers[.accessControlRequestHeaders] ?? "Content-Type, Authorization, X-Goog-Api-Key"
-            response.headers[.accessControlMaxAge] = "3600"
-        } else {
-            response = try await next(request, context)
-        }
-        response.headers[.accessControlAllowOrigin] = allowOrigin
-        if policy.allowedOrigins != nil { response.headers[.vary] = "Origin" }
-        return response
     }
 
-    static func forbidden(_ why: String) -> Response {
+    static func forbidden(_ text: String) -> Response {
         Response(
             status: .forbidden, headers: [.contentType: "text/plain; charset=utf-8"],
-            body: ResponseBody(byteBuffer: ByteBuffer(string: "carchain node: \(why)\n")))
+            body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
     }
 }
