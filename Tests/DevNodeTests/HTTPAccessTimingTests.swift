@@ -228,6 +228,24 @@ import Testing
         #expect(closed)
     }
 
+    /// A client that half-closes its connection after a request that takes a while (mining 2,000 blocks) still gets
+    /// the answer, pipelined requests included.
+    @Test func aHalfClosedConnectionGetsItsAnswers() async throws {
+        let server = try await Server.start()
+        defer { server.stop() }
+        let connection = try RawConnection(port: server.port)
+        let mine = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"anvil_mine\",\"params\":[\"0x7d0\"]}"
+        let number = "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"eth_blockNumber\"}"
+        try connection.send(
+            [mine, number].map { "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \($0.utf8.count)\r\n\r\n" + $0 }.joined())
+        connection.shutdownWrite()
+        let (bytes, closed) = connection.readAll()
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.contains("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":\"0x0\"}"), "\(text.prefix(300))")
+        #expect(text.contains("{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":\"0x7d0\"}"), "\(text.prefix(300))")
+        #expect(closed)
+    }
+
     /// The idle timeout sees JSON-RPC requests too: a connection in use outlives it, and one left idle is closed.
     @Test func aBusyConnectionOutlivesTheIdleTimeout() async throws {
         let timeouts = DevNodeServer.Timeouts(idle: .milliseconds(1000), body: .seconds(5))

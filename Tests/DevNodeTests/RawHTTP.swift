@@ -48,6 +48,11 @@ final class RawConnection {
         }
     }
 
+    /// Closes the sending side (a half-close): the server reads the end of the input, and can still answer.
+    func shutdownWrite() {
+        _ = shutdown(fd, Int32(SHUT_WR))
+    }
+
     /// Everything until the server closes the connection (or the read timeout passes: then what came).
     /// `closed` tells which.
     func readAll() -> (bytes: [UInt8], closed: Bool) {

@@ -57,6 +57,9 @@ final class JSONRPCHTTPEndpoint: ChannelDuplexHandler, RemovableChannelHandler {
     private var draining = false
     /// Whether the router's answer being written says `Connection: close`.
     private var routerAnswerCloses = false
+    /// Whether the client closed its side of the connection (a half-close) while a request of its was held or
+    /// answered here: the router, told at once, would end the connection before those answers went out.
+    private var inputClosedDeferred = false
     /// The body of the request being read.
     private var body = ByteBuffer()
     private var deadline: Scheduled<Void>?
@@ -105,6 +108,23 @@ final class JSONRPCHTTPEndpoint: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
+    /// A client that half-closes after its request still gets the answer: the router hears of the closed input only
+    /// once nothing before it is held or answered here.
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard let channelEvent = event as? ChannelEvent, channelEvent == .inputClosed else {
+            return context.fireUserInboundEventTriggered(event)
+        }
+        switch state {
+        case .reading:
+            // The body can no longer arrive.
+            context.close(promise: nil)
+        case .answering, .refusing:
+            inputClosedDeferred = true
+        case .idle, .passing, .closing:
+            if held.isEmpty { context.fireUserInboundEventTriggered(event) } else { inputClosedDeferred = true }
+        }
+    }
+
     func read(context: ChannelHandlerContext) {
         if held.isEmpty { context.read() } else { readDeferred = true }
     }
@@ -123,6 +143,14 @@ final class JSONRPCHTTPEndpoint: ChannelDuplexHandler, RemovableChannelHandler {
             if case .head = next, answerPending { return }
             held.removeFirst()
             if process(next, context: context) { passed = true }
+        }
+        if inputClosedDeferred {
+            switch state {
+            case .answering, .refusing, .reading: break
+            case .idle, .passing, .closing:
+                inputClosedDeferred = false
+                context.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
+            }
         }
         if readDeferred {
             readDeferred = false
