@@ -106,5 +106,4 @@ public enum DevNodeServer {
     public static func adoptEventLoopsAsGlobalExecutor() -> Bool {
         NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
     }
-
 }
