@@ -185,7 +185,8 @@ final class JSONRPCHTTPEndpoint: ChannelDuplexHandler, RemovableChannelHandler {
             deadline = nil
             state = .answering
             let bytes = Array(body.readableBytesView)
-            body.clear()
+            // A keep-alive connection keeps its buffer for the next request, unless a large body grew it.
+            if body.capacity > 1 << 16 { body = ByteBuffer() } else { body.clear() }
             answer(bytes, cors: cors, close: close, context: context)
         case (.refusing(let response, let text, let close), .end):
             state = close ? .closing : .idle
