@@ -195,20 +195,17 @@ import Testing
         let server = try await Server.start()
         defer { server.stop() }
         let connection = try RawConnection(port: server.port)
-        func request(_ method: String, _ path: String, _ body: String, _ extra: [String] = []) -> String {
-            (["\(method) \(path) HTTP/1.1", "Host: 127.0.0.1", "Content-Type: application/json", "Content-Length: \(body.utf8.count)"]
-                + extra).joined(separator: "\r\n") + "\r\n\r\n" + body
-        }
         let batch = "[\(Self.chainID),{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"eth_blockNumber\"}]"
         let signUp = "{\"email\":\"pipelined@example.com\",\"password\":\"correct horse\",\"returnSecureToken\":true}"
         try connection.send(
-            request("POST", "/", Self.chainID)
-                + request("OPTIONS", "/", "", ["Origin: https://app.example", "Access-Control-Request-Method: POST"])
-                + request("POST", Self.signUp, signUp)
-                + request("POST", "/?query", batch, ["Origin: https://app.example"])
-                + request("POST", "/", "{\"jsonrpc\":\"2.0\",\"method\":\"evm_mine\"}")
-                + request("GET", "/nothing-here", "")
-                + request("POST", "/", "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"eth_blockNumber\"}", ["Connection: close"]))
+            RawResponse.request(body: Self.chainID)
+                + RawResponse.request(
+                    method: "OPTIONS", headers: ["Origin": "https://app.example", "Access-Control-Request-Method": "POST"])
+                + RawResponse.request(path: Self.signUp, body: signUp)
+                + RawResponse.request(path: "/?query", headers: ["Origin": "https://app.example"], body: batch)
+                + RawResponse.request(body: "{\"jsonrpc\":\"2.0\",\"method\":\"evm_mine\"}")
+                + RawResponse.request(method: "GET", path: "/nothing-here")
+                + RawResponse.request(body: "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"eth_blockNumber\"}", close: true))
         let responses = connection.readResponses(7)
         #expect(responses.map(\.status) == [200, 204, 200, 200, 204, 404, 200])
         guard responses.count == 7 else { return }
@@ -237,7 +234,7 @@ import Testing
         let mine = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"anvil_mine\",\"params\":[\"0x7d0\"]}"
         let number = "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"eth_blockNumber\"}"
         try connection.send(
-            [mine, number].map { "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \($0.utf8.count)\r\n\r\n" + $0 }.joined())
+            RawResponse.request(body: mine) + RawResponse.request(body: number))
         connection.shutdownWrite()
         let (bytes, closed) = connection.readAll()
         let text = String(decoding: bytes, as: UTF8.self)
@@ -252,7 +249,7 @@ import Testing
         let server = try await Server.start(timeouts: timeouts)
         defer { server.stop() }
         let connection = try RawConnection(port: server.port)
-        let post = "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(Self.chainID.utf8.count)\r\n\r\n" + Self.chainID
+        let post = RawResponse.request(body: Self.chainID)
         let clock = ContinuousClock()
         let start = clock.now
         for _ in 0..<8 {

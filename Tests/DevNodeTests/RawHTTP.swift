@@ -137,12 +137,12 @@ struct RawResponse {
         self.body = String(text[split.upperBound...])
     }
 
-    /// Sends one request (with `Connection: close`) and reads the answer.
-    static func send(
-        port: Int, method: String = "POST", path: String = "/", host: String? = "127.0.0.1", headers: [String: String] = [:],
-        body: String = ""
-    ) throws -> RawResponse {
-        let connection = try RawConnection(port: port)
+    /// An HTTP/1.1 request: `Host`, `headers` (sorted by name), `Content-Type: application/json` and `Content-Length`
+    /// unless it is an `OPTIONS` without a body, and `Connection: close` when `close`.
+    static func request(
+        method: String = "POST", path: String = "/", host: String? = "127.0.0.1", headers: [String: String] = [:],
+        body: String = "", close: Bool = false
+    ) -> String {
         var lines = ["\(method) \(path) HTTP/1.1"]
         if let host { lines.append("Host: \(host)") }
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) { lines.append("\(name): \(value)") }
@@ -150,8 +150,17 @@ struct RawResponse {
             lines.append("Content-Type: application/json")
             lines.append("Content-Length: \(body.utf8.count)")
         }
-        lines.append("Connection: close")
-        try connection.send(lines.joined(separator: "\r\n") + "\r\n\r\n" + body)
+        if close { lines.append("Connection: close") }
+        return lines.joined(separator: "\r\n") + "\r\n\r\n" + body
+    }
+
+    /// Sends one request (with `Connection: close`) and reads the answer.
+    static func send(
+        port: Int, method: String = "POST", path: String = "/", host: String? = "127.0.0.1", headers: [String: String] = [:],
+        body: String = ""
+    ) throws -> RawResponse {
+        let connection = try RawConnection(port: port)
+        try connection.send(request(method: method, path: path, host: host, headers: headers, body: body, close: true))
         let (bytes, _) = connection.readAll()
         guard let response = RawResponse(bytes) else {
             throw RawHTTPError("no HTTP response: \(String(decoding: bytes.prefix(200), as: UTF8.self))")

@@ -50,9 +50,7 @@ extension Request {
 public enum EventLoopSleep {
     /// Sleeps for `duration`; true when it elapsed, false when the task was cancelled first.
     public static func sleep(for duration: Duration) async -> Bool {
-        let (seconds, attoseconds) = duration.components
-        let nanoseconds = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        let delay = TimeAmount.nanoseconds(nanoseconds.overflow ? Int64.max : nanoseconds.partialValue &+ attoseconds / 1_000_000_000)
+        let delay = TimeAmount(duration)  // clamped to Int64.max nanoseconds
         let timer = Timer()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in

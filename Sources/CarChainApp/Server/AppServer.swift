@@ -21,9 +21,7 @@ public enum AppServer {
             Response(status: .seeOther, headers: [.location: CarChainWebApp.path])
         }
         app.addRoutes(to: router, bodyTimeout: timeout * 0.9)
-        let idle = timeout.components
-        let http1 = HTTP1Channel.Configuration(
-            idleTimeout: TimeAmount.nanoseconds(idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000))
+        let http1 = HTTP1Channel.Configuration(idleTimeout: TimeAmount(timeout))
         let application = Application(
             router: router, server: .http1(configuration: http1),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: nil),

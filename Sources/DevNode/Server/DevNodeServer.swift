@@ -62,8 +62,7 @@ public enum DevNodeServer {
         let webSocket = WebSocketServerConfiguration(maxFrameSize: limit, autoPing: .enabled(timePeriod: .seconds(30)))
         let subscriptionLimits = SubscriptionSession.Limits()
         let headTexts = HeadTextCache()
-        let headDeadline = TimeAmount.nanoseconds(
-            idle.components.seconds * 1_000_000_000 + idle.components.attoseconds / 1_000_000_000)
+        let headDeadline = TimeAmount(idle)
         let server = HTTPServerBuilder { responder in
             DeadlinedUpgradeChannel(
                 inner: HTTP1WebSocketUpgradeChannel(

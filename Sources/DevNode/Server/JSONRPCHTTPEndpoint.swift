@@ -99,12 +99,25 @@ final class JSONRPCHTTPEndpoint: ChannelDuplexHandler, RemovableChannelHandler {
                 context.write(data, promise: promise)
                 return answerEnded(context: context)
             }
-            held.removeAll()
             state = .closing
-            let channel = context.channel
-            let written = promise ?? context.eventLoop.makePromise()
-            written.futureResult.whenComplete { _ in channel.close(promise: nil) }
-            context.writeAndFlush(data, promise: written)
+            endAndClose(data, promise: promise, context: context)
+        }
+    }
+
+    /// Writes an answer's end, then closes the connection; nothing held behind it will be answered.
+    private func endAndClose(_ end: NIOAny, promise: EventLoopPromise<Void>?, context: ChannelHandlerContext) {
+        held.removeAll()
+        let channel = context.channel
+        let written = promise ?? context.eventLoop.makePromise()
+        written.futureResult.whenComplete { _ in channel.close(promise: nil) }
+        context.writeAndFlush(end, promise: written)
+    }
+
+    /// Whether the current request is this handler's (being read, refused or answered).
+    private var requestIsHere: Bool {
+        switch state {
+        case .reading, .refusing, .answering: true
+        case .idle, .passing, .closing: false
         }
     }
 
@@ -114,15 +127,9 @@ final class JSONRPCHTTPEndpoint: ChannelDuplexHandler, RemovableChannelHandler {
         guard let channelEvent = event as? ChannelEvent, channelEvent == .inputClosed else {
             return context.fireUserInboundEventTriggered(event)
         }
-        switch state {
-        case .reading:
-            // The body can no longer arrive.
-            context.close(promise: nil)
-        case .answering, .refusing:
-            inputClosedDeferred = true
-        case .idle, .passing, .closing:
-            if held.isEmpty { context.fireUserInboundEventTriggered(event) } else { inputClosedDeferred = true }
-        }
+        // The body of a request being read can no longer arrive.
+        if case .reading = state { return context.close(promise: nil) }
+        if requestIsHere || !held.isEmpty { inputClosedDeferred = true } else { context.fireUserInboundEventTriggered(event) }
     }
 
     func read(context: ChannelHandlerContext) {
@@ -144,13 +151,9 @@ final class JSONRPCHTTPEndpoint: ChannelDuplexHandler, RemovableChannelHandler {
             held.removeFirst()
             if process(next, context: context) { passed = true }
         }
-        if inputClosedDeferred {
-            switch state {
-            case .answering, .refusing, .reading: break
-            case .idle, .passing, .closing:
-                inputClosedDeferred = false
-                context.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
-            }
+        if inputClosedDeferred, !requestIsHere {
+            inputClosedDeferred = false
+            context.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
         }
         if readDeferred {
             readDeferred = false
@@ -190,7 +193,7 @@ final class JSONRPCHTTPEndpoint: ChannelDuplexHandler, RemovableChannelHandler {
             answer(bytes, cors: cors, close: close, context: context)
         case (.refusing(let response, let text, let close), .end):
             state = close ? .closing : .idle
-            write(response, body: ByteBuffer(string: text), close: close, context: context)
+            send(response, body: ByteBuffer(string: text), close: close, context: context)
         case (.refusing, _), (.closing, _):
             break
         case (.idle, _), (.reading, .head), (.answering, _):
@@ -227,11 +230,8 @@ final class JSONRPCHTTPEndpoint: ChannelDuplexHandler, RemovableChannelHandler {
             body.clear()
             state = .reading(cors: cors, close: close)
             let timeout = bodyTimeout
-            let components = timeout.components
             let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-            deadline = context.eventLoop.scheduleTask(
-                in: .nanoseconds(components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000)
-            ) {
+            deadline = context.eventLoop.scheduleTask(in: TimeAmount(timeout)) {
                 let (endpoint, context) = bound.value
                 guard case .reading = endpoint.state else { return }
                 endpoint.deadline = nil
@@ -246,7 +246,7 @@ final class JSONRPCHTTPEndpoint: ChannelDuplexHandler, RemovableChannelHandler {
         deadline = nil
         state = .closing
         let failure = NodeRPCHandler.errorResponse(id: .null, .invalidRequest(message))
-        write(
+        send(
             HTTPResponse(status: status, headerFields: [.contentType: "application/json"]),
             body: ByteBuffer(string: failure.description), close: true, context: context)
     }
@@ -261,20 +261,18 @@ final class JSONRPCHTTPEndpoint: ChannelDuplexHandler, RemovableChannelHandler {
             var head = HTTPResponse(status: answer.isEmpty ? .noContent : .ok, headerFields: cors)
             // Only notifications: nothing to answer (JSON-RPC over HTTP: 204 No Content).
             if !answer.isEmpty { head.headerFields[.contentType] = "application/json" }
-            endpoint.write(head, body: answer.isEmpty ? nil : ByteBuffer(bytes: answer), close: close, context: context)
+            endpoint.send(head, body: answer.isEmpty ? nil : ByteBuffer(bytes: answer), close: close, context: context)
         }
     }
 
-    private func write(_ head: HTTPResponse, body: ByteBuffer?, close: Bool, context: ChannelHandlerContext) {
+    private func send(_ head: HTTPResponse, body: ByteBuffer?, close: Bool, context: ChannelHandlerContext) {
         var head = head
         if let body { head.headerFields[.contentLength] = String(body.readableBytes) }
         if close { head.headerFields[.connection] = "close" }
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         if let body { context.write(wrapOutboundOut(.body(body)), promise: nil) }
         if close {
-            held.removeAll()
-            let channel = context.channel
-            context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
+            endAndClose(wrapOutboundOut(.end(nil)), promise: nil, context: context)
         } else {
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
             answerEnded(context: context)
