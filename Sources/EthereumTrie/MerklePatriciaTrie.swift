@@ -117,10 +117,7 @@ public struct MerklePatriciaTrie: Sendable {
     /// re-hashes only the changed paths.
     public var rootHash: Bytes32 {
         mutating get {
-            guard root != nil else { return Self.emptyRoot }
-            var scratch: [UInt8] = []
-            scratch.reserveCapacity(600)
-            TrieNode.commit(&root!, scratch: &scratch)
+            commit()
             guard let node = root else { return Self.emptyRoot }
             // The root is hashed whatever its size.
             return node.inlineEncoding.isEmpty ? node.hash : Keccak256.hash(node.inlineEncoding)
@@ -129,9 +126,28 @@ public struct MerklePatriciaTrie: Sendable {
 
     /// Caches the references of every node (as reading ``rootHash`` does) so the root node can be encoded.
     mutating func commit() {
-        guard root != nil else { return }
-        var scratch: [UInt8] = []
-        TrieNode.commit(&root!, scratch: &scratch)
+        guard root?.isCommitted == false else { return }
+        var roots = [root!]
+        root = nil  // the array's reference alone, so the nodes no other trie holds are committed in place
+        TrieNode.commit(&roots)
+        root = roots[0]
+    }
+
+    /// Caches the node references of several tries at once, as reading each one's ``rootHash`` would, so that their
+    /// changed nodes are hashed side by side, level by level (``Keccak256/hashes(of:ranges:)``): a block's storage
+    /// tries, before the account trie takes their roots. Each ``rootHash`` read afterwards costs nothing more.
+    public static func commit(_ tries: inout [MerklePatriciaTrie]) {
+        var roots: [TrieNode] = []
+        var owners: [Int] = []
+        for i in tries.indices {
+            guard let node = tries[i].root, !node.isCommitted else { continue }
+            roots.append(node)
+            owners.append(i)
+            tries[i].root = nil
+        }
+        guard !roots.isEmpty else { return }
+        TrieNode.commit(&roots)
+        for (k, i) in owners.enumerated() { tries[i].root = roots[k] }
     }
 
     /// The root hash, computed without caching (for a `let` trie); prefer ``rootHash`` when updating.

@@ -259,35 +259,68 @@ final class TrieNode: @unchecked Sendable {
         }
     }
 
-    /// Computes and caches the references of the node in `slot` and of every descendant that has none (copying
-    /// shared nodes first). `scratch` is a buffer the encodings are built in.
-    static func commit(_ slot: inout TrieNode, scratch: inout [UInt8]) {
-        if slot.isCommitted { return }
+    /// Computes and caches the references of the nodes in `roots` and of every descendant that has none (copying
+    /// shared nodes first), several tries at once. The changed nodes are grouped by height (a node's height is one
+    /// more than its highest changed child's), and each height is encoded and then hashed side by side
+    /// (``Keccak256/hashes(of:ranges:into:)``): the nodes of one height depend only on lower ones.
+    static func commit(_ roots: inout [TrieNode]) {
+        var changed: [(node: TrieNode, height: Int)] = []
+        var top = 0
+        for i in roots.indices where !roots[i].isCommitted { top = Swift.max(top, collect(&roots[i], into: &changed)) }
+        guard !changed.isEmpty else { return }
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(1024)
+        var ranges: [Range<Int>] = []
+        var hashed: [TrieNode] = []
+        var digests: [Bytes32] = []
+        for height in 0...top {
+            buffer.removeAll(keepingCapacity: true)
+            ranges.removeAll(keepingCapacity: true)
+            hashed.removeAll(keepingCapacity: true)
+            for (node, nodeHeight) in changed where nodeHeight == height {
+                let start = buffer.count
+                node.appendEncoding(to: &buffer)
+                if buffer.count - start < 32 {
+                    node.inlineEncoding = Array(buffer[start...])
+                    node.isCommitted = true
+                    buffer.removeSubrange(start...)
+                } else {
+                    ranges.append(start..<buffer.count)
+                    hashed.append(node)
+                }
+            }
+            buffer.withUnsafeBytes { Keccak256.hashes(of: $0, ranges: ranges, into: &digests) }
+            for (node, digest) in zip(hashed, digests) {
+                node.inlineEncoding = []
+                node.hash = digest
+                node.isCommitted = true
+            }
+        }
+    }
+
+    /// Adds the uncommitted node in `slot` (made unique first) and its uncommitted descendants to `changed` with their
+    /// heights; returns the node's height.
+    private static func collect(_ slot: inout TrieNode, into changed: inout [(node: TrieNode, height: Int)]) -> Int {
         makeUnique(&slot)
         let node = slot
+        var height = 0
         // Children are tested in place, not bound to a local: a second reference held across the recursive call
         // would make `makeUnique` copy every changed node.
         switch node.kind {
         case .leaf:
             break
         case .extension:
-            if node.children[0]?.isCommitted == false { commit(&node.children[0]!, scratch: &scratch) }
+            if node.children[0]?.isCommitted == false { height = collect(&node.children[0]!, into: &changed) + 1 }
         case .branch:
-            for i in 0..<16 {
-                if node.children[i]?.isCommitted == false { commit(&node.children[i]!, scratch: &scratch) }
+            for i in 0..<16 where node.children[i]?.isCommitted == false {
+                height = Swift.max(height, collect(&node.children[i]!, into: &changed) + 1)
             }
         }
-        node.encode(into: &scratch)
-        if scratch.count < 32 {
-            node.inlineEncoding = scratch
-        } else {
-            node.inlineEncoding = []
-            node.hash = scratch.withUnsafeBytes { Keccak256.hash($0) }
-        }
-        node.isCommitted = true
+        changed.append((node, height))
+        return height
     }
 
-    /// The node's RLP encoding; every child must be committed (``commit(_:scratch:)``).
+    /// The node's RLP encoding; every child must be committed (``commit(_:)``).
     func encoded() -> [UInt8] {
         var out: [UInt8] = []
         encode(into: &out)
@@ -297,6 +330,11 @@ final class TrieNode: @unchecked Sendable {
     /// Writes the node's RLP encoding into `out` (replacing its contents); children must be committed.
     func encode(into out: inout [UInt8]) {
         out.removeAll(keepingCapacity: true)
+        appendEncoding(to: &out)
+    }
+
+    /// Appends the node's RLP encoding to `out`; children must be committed.
+    func appendEncoding(to out: inout [UInt8]) {
         switch kind {
         case .leaf:
             let value = self.value ?? []

@@ -15,12 +15,13 @@ import TestSupport
         let script = TestPaths.packageRoot.appendingPathComponent("tools/module_graph.py")
         let output = try await ProcessRunner.run(python, [script.path, "--check"])
         #expect(output.status == 0, "tools/module_graph.py --check: \(output.stderr)")
-        // The check printed CarChain's and the runtime's closures: the primitives, the ABI, transactions, the wire
-        // types and the JSON-RPC client (over AsyncHTTPClient, and hummingbird-websocket's client for subscriptions,
-        // with swift-log's API for its reconnection messages), nothing heavier: no server, EVM, chain or database.
+        // The check printed CarChain's and the runtime's closures: the primitives (with their C multi-way Keccak), the
+        // ABI, transactions, the wire types and the JSON-RPC client (over AsyncHTTPClient, and hummingbird-websocket's
+        // client for subscriptions, with swift-log's API for its reconnection messages), nothing heavier: no server,
+        // EVM, chain or database.
         let light: Set = [
-            "EthereumPrimitives", "EthereumABI", "EthereumTransactions", "EthereumCrypto", "CSecp256k1", "Crypto", "CryptoExtras",
-            "EthereumWire", "EthereumRPC", "AsyncHTTPClient", "HummingbirdWSClient", "Logging", "EthereumContracts",
+            "EthereumPrimitives", "CKeccakMultiway", "EthereumABI", "EthereumTransactions", "EthereumCrypto", "CSecp256k1",
+            "Crypto", "CryptoExtras", "EthereumWire", "EthereumRPC", "AsyncHTTPClient", "HummingbirdWSClient", "Logging", "EthereumContracts",
         ]
         for module in ["CarChain", "EthereumContracts"] {
             let line = try #require(output.stdout.split(separator: "\n").first { $0.hasPrefix("\(module) closure: ") })

@@ -137,4 +137,46 @@ import EthereumPrimitives
         let sub = s.dropFirst(3)  // a Substring, then a String not at offset 0
         #expect(Keccak256.hash(String(sub)) == Keccak256.hash(Array(sub.utf8)))
     }
+
+    // MARK: Several messages side by side
+
+    /// The vector bodies this CPU runs (an AVX-512 CPU runs all three), and nil: one message at a time.
+    static var bodies: [Keccak256.Lanes?] { [nil] + Keccak256.availableLanes }
+
+    /// The digests of `ranges` of `buffer` with the vector body `lanes` (nil: one by one).
+    static func hashes(_ buffer: [UInt8], _ ranges: [Range<Int>], lanes: Keccak256.Lanes?) -> [Bytes32] {
+        var digests: [Bytes32] = [.zero]  // replaced, not appended to
+        buffer.withUnsafeBytes { Keccak256.hashes(of: $0, ranges: ranges, lanes: lanes, into: &digests) }
+        return digests
+    }
+
+    @Test func messagesSideBySideHashAsOneByOne() {
+        var rng = SplitMix64(seed: 11)
+        // Every length from 0 to 700 bytes (all the padding cases up to five blocks: 135, 136 and 137 bytes, 271, 272
+        // and 273, …), in a shuffled order so that lanes finish at different steps and take the next message.
+        var lengths = Array(0...700)
+        for i in lengths.indices.reversed() { lengths.swapAt(i, Int(rng.next() % UInt64(i + 1))) }
+        let buffer = rng.bytes(lengths.reduce(0, +) + 64)
+        var ranges: [Range<Int>] = []
+        var start = 0
+        for length in lengths {
+            ranges.append(start..<(start + length))
+            start += length - (length > 40 ? 37 : 0)  // some slices overlap the next
+        }
+        let expected = ranges.map { Keccak256.hash(Array(buffer[$0])) }
+        for lanes in Self.bodies {
+            let got = Self.hashes(buffer, ranges, lanes: lanes)
+            #expect(got == expected, "\(String(describing: lanes))")
+            // Fewer messages than lanes, and a single one.
+            let few = Self.hashes(buffer, Array(ranges.prefix(3)), lanes: lanes)
+            #expect(few == Array(expected.prefix(3)), "\(String(describing: lanes)), three messages")
+        }
+        #expect(buffer.withUnsafeBytes { Keccak256.hashes(of: $0, ranges: []) }.isEmpty)
+        #expect(Keccak256.hashes(of: [[], [0x80], [0xc0]]) == [Keccak256.hash(""), MerkleKnown.emptyTrie, MerkleKnown.emptyList])
+    }
+
+    private enum MerkleKnown {
+        static let emptyTrie = try! Bytes32(hex: "56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421")
+        static let emptyList = try! Bytes32(hex: "1dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d49347")
+    }
 }

@@ -166,6 +166,65 @@ import Testing
         }
     }
 
+    /// Tries committed together (`MerklePatriciaTrie.commit(_:)`: the changed nodes of all of them hashed level by
+    /// level, several side by side) get the roots each gets alone, including copies of one trie that share changed
+    /// nodes not yet hashed, an empty trie and a committed one; and committing them changes no other copy.
+    @Test(arguments: [21, 22, 23] as [UInt64])
+    func triesCommittedTogetherGetTheirOwnRoots(seed: UInt64) {
+        var generator = SplitMix64(seed: seed)
+        func rebuilt(_ model: [[UInt8]: [UInt8]]) -> Bytes32 { MerklePatriciaTrie.root(of: model.map { ($0.key, $0.value) }) }
+        var base = MerklePatriciaTrie()
+        var baseModel: [[UInt8]: [UInt8]] = [:]
+        for _ in 0..<400 {
+            let key = generator.bytes(32)  // the shape of a secure trie: branches of sixteen, several levels
+            let value = generator.bytes(Int(generator.next() % 60) + 1)
+            base.set(key, value)
+            baseModel[key] = value
+        }
+        _ = base.rootHash
+        var tries: [MerklePatriciaTrie] = []
+        var models: [[[UInt8]: [UInt8]]] = []
+        for t in 0..<7 {
+            // Copies of the base with a few changes each (a block's storage tries), an empty trie, one unchanged.
+            var trie = base
+            var model = baseModel
+            if t == 5 {
+                trie = MerklePatriciaTrie()
+                model = [:]
+            }
+            for _ in 0..<(t == 6 ? 0 : Int(generator.next() % 6) + 1) {
+                if generator.next() % 3 == 0, let key = model.keys.randomElement(using: &generator) {
+                    trie.delete(key)
+                    model[key] = nil
+                } else {
+                    let key = generator.next() % 2 == 0 ? generator.bytes(32) : Array(model.keys.first ?? [1])
+                    let value = generator.bytes(Int(generator.next() % 60) + 1)
+                    trie.set(key, value)
+                    model[key] = value
+                }
+            }
+            tries.append(trie)
+            models.append(model)
+        }
+        // Two copies of one changed trie, sharing its unhashed nodes.
+        tries.append(tries[0])
+        models.append(models[0])
+        let baseRoot = rebuilt(baseModel)
+        MerklePatriciaTrie.commit(&tries)
+        for i in tries.indices {
+            #expect(tries[i].rootHash == rebuilt(models[i]), "seed \(seed) trie \(i)")
+            for (key, value) in models[i] { #expect(tries[i].get(key) == value) }
+        }
+        #expect(base.rootHash == baseRoot)
+        // Changing one of the two copies afterwards leaves the other as it was.
+        tries[0].set([9, 9, 9], [1])
+        models[0][[9, 9, 9]] = [1]
+        MerklePatriciaTrie.commit(&tries)
+        #expect(tries[0].rootHash == rebuilt(models[0]))
+        #expect(tries[7].rootHash == rebuilt(models[7]))
+        #expect(tries[0].rootHash != tries[7].rootHash)
+    }
+
     @Test func nextAndPrevious() {
         var trie = MerklePatriciaTrie()
         var generator = SplitMix64(seed: 9)

@@ -118,6 +118,49 @@ struct CommittedState: Sendable {
         writes.accounts.reserveCapacity(addresses.count)
         writes.storage.reserveCapacity(changes.slots.values.reduce(0) { $0 + $1.count })
         diff.accounts.reserveCapacity(addresses.count)
+        // First the storage tries of the accounts that remain, all of them, so that their changed nodes are hashed
+        // together (MerklePatriciaTrie.commit(_:)); then the account trie, in address order, with their roots.
+        var tries: [MerklePatriciaTrie] = []
+        var overwritten: [[UInt256: UInt256]] = []
+        tries.reserveCapacity(addresses.count)
+        overwritten.reserveCapacity(addresses.count)
+        let (writtenSlots, slotKeys) = Self.writtenSlots(changes, state: state, addresses: addresses)
+        var nextWritten = 0
+        var nextKey = 0
+        for address in addresses {
+            guard let account = state.accounts[address] else { continue }
+            let cleared = changes.clearedStorage[address]
+            var slots: [UInt256: UInt256] = [:]
+            var trie = storageTries.removeValue(forKey: address) ?? MerklePatriciaTrie()
+            if cleared != nil {
+                let old = trie
+                trie = MerklePatriciaTrie()
+                writes.clearedStorage.append(address)
+                for (slot, value) in account.storage where !value.isZero {
+                    trie.set(Self.slotKey(slot), Self.slotValue(value))
+                    writes.storage.append((address, slot, value))
+                }
+                for slot in Self.keys(changes.slots[address], cleared) { slots[slot] = Self.slot(old.get(Self.slotKey(slot))) }
+            } else if changes.slots[address] != nil {
+                let written = writtenSlots[nextWritten]
+                nextWritten += 1
+                slots.reserveCapacity(written.count)
+                for slot in written {
+                    let key = slotKeys[nextKey]
+                    nextKey += 1
+                    let value = account.storage[slot] ?? .zero
+                    let old = trie.update(key, value.isZero ? [] : Self.slotValue(value))
+                    let oldValue = Self.slot(old)
+                    guard oldValue != value else { continue }
+                    slots[slot] = oldValue
+                    writes.storage.append((address, slot, value))
+                }
+            }
+            tries.append(trie)
+            overwritten.append(slots)
+        }
+        MerklePatriciaTrie.commit(&tries)
+        var next = 0
         for address in addresses {
             let key = cachedAccountKey(address)
             let cleared = changes.clearedStorage[address]
@@ -133,28 +176,12 @@ struct CommittedState: Sendable {
                 writes.accounts.append((address, nil))
                 continue
             }
-            var slots: [UInt256: UInt256] = [:]
-            var trie = storageTries.removeValue(forKey: address) ?? MerklePatriciaTrie()
-            if cleared != nil {
-                let old = trie
-                trie = MerklePatriciaTrie()
-                writes.clearedStorage.append(address)
-                for (slot, value) in account.storage where !value.isZero {
-                    trie.set(Self.slotKey(slot), Self.slotValue(value))
-                    writes.storage.append((address, slot, value))
-                }
-                for slot in Self.keys(changes.slots[address], cleared) { slots[slot] = Self.slot(old.get(Self.slotKey(slot))) }
-            } else if let written = changes.slots[address] {
-                slots.reserveCapacity(written.count)
-                for slot in written {
-                    let value = account.storage[slot] ?? .zero
-                    let old = trie.update(Self.slotKey(slot), value.isZero ? [] : Self.slotValue(value))
-                    let oldValue = Self.slot(old)
-                    guard oldValue != value else { continue }
-                    slots[slot] = oldValue
-                    writes.storage.append((address, slot, value))
-                }
-            }
+            // Moved out of the list, so the stored trie is the only holder of its nodes (the next block changes them
+            // in place).
+            var trie = MerklePatriciaTrie()
+            swap(&trie, &tries[next])
+            let slots = overwritten[next]
+            next += 1
             let root = trie.rootHash
             if !trie.isEmpty { storageTries[address] = trie }
             if codes[account.codeHash] == nil {
@@ -169,6 +196,25 @@ struct CommittedState: Sendable {
             writes.accounts.append((address, AccountFields(account)))
         }
         return (writes, diff)
+    }
+
+    /// The slots written to each of `addresses` that remains and whose storage was not cleared (in that order: the
+    /// accounts ``apply(_:from:)`` updates slot by slot), and their trie keys in the same order, hashed side by side.
+    private static func writtenSlots(
+        _ changes: StateChanges, state: WorldState, addresses: [Address]
+    ) -> (slots: [[UInt256]], keys: [Bytes32]) {
+        var slots: [[UInt256]] = []
+        var bytes: [UInt8] = []
+        for address in addresses where state.accounts[address] != nil && changes.clearedStorage[address] == nil {
+            guard let written = changes.slots[address] else { continue }
+            let list = Array(written)
+            for slot in list { slot.withBigEndianBytes { bytes.append(contentsOf: $0) } }
+            slots.append(list)
+        }
+        let keys = bytes.withUnsafeBytes { raw in
+            Keccak256.hashes(of: raw, ranges: (0..<(raw.count / 32)).map { (32 * $0)..<(32 * $0 + 32) })
+        }
+        return (slots, keys)
     }
 
     /// The slots a reverse diff names for an account: those written, and on a cleared account every slot it had.
