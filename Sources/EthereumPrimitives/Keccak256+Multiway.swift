@@ -18,7 +18,7 @@ extension Keccak256 {
     }()
 
     /// How many messages this CPU hashes side by side: 8 with AVX-512, 4 with AVX2, 1 otherwise.
-    public static var lanes: Int { availableLanes.map(\.count).max() ?? 1 }
+    public static let lanes: Int = availableLanes.map(\.count).max() ?? 1
 
     /// The Keccak-256 of each slice `ranges[i]` of `buffer`, in order, computed several at a time when the CPU has
     /// vector lanes for it (``lanes``): a lane that finishes its message takes the next, so slices of different
