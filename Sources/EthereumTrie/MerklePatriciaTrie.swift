@@ -127,10 +127,10 @@ public struct MerklePatriciaTrie: Sendable {
     /// Caches the references of every node (as reading ``rootHash`` does) so the root node can be encoded.
     mutating func commit() {
         guard root?.isCommitted == false else { return }
-        var roots = [root!]
-        root = nil  // the array's reference alone, so the nodes no other trie holds are committed in place
-        TrieNode.commit(&roots)
-        root = roots[0]
+        var tries = [self]
+        self = MerklePatriciaTrie()  // the list's reference alone, so the nodes no other trie holds are committed in place
+        Self.commit(&tries)
+        self = tries[0]
     }
 
     /// Caches the node references of several tries at once, as reading each one's ``rootHash`` would, so that their

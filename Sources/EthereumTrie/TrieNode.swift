@@ -273,10 +273,20 @@ final class TrieNode: @unchecked Sendable {
         var ranges: [Range<Int>] = []
         var hashed: [TrieNode] = []
         var digests: [Bytes32] = []
-        for height in 0...top {
+        // Hashes the encodings gathered so far; a trie built from scratch (a genesis of a million accounts) is hashed
+        // in batches, so the buffer stays small.
+        func hashGathered() {
+            buffer.withUnsafeBytes { Keccak256.hashes(of: $0, ranges: ranges, into: &digests) }
+            for (node, digest) in zip(hashed, digests) {
+                node.inlineEncoding = []
+                node.hash = digest
+                node.isCommitted = true
+            }
             buffer.removeAll(keepingCapacity: true)
             ranges.removeAll(keepingCapacity: true)
             hashed.removeAll(keepingCapacity: true)
+        }
+        for height in 0...top {
             for (node, nodeHeight) in changed where nodeHeight == height {
                 let start = buffer.count
                 node.appendEncoding(to: &buffer)
@@ -287,16 +297,16 @@ final class TrieNode: @unchecked Sendable {
                 } else {
                     ranges.append(start..<buffer.count)
                     hashed.append(node)
+                    if ranges.count == Self.hashBatch { hashGathered() }
                 }
             }
-            buffer.withUnsafeBytes { Keccak256.hashes(of: $0, ranges: ranges, into: &digests) }
-            for (node, digest) in zip(hashed, digests) {
-                node.inlineEncoding = []
-                node.hash = digest
-                node.isCommitted = true
-            }
+            hashGathered()
         }
     }
+
+    /// The most encodings ``commit(_:)`` gathers before hashing them: a block's changed nodes of one height are far
+    /// fewer, and a trie built from scratch keeps a buffer of about 0.5 MiB.
+    private static let hashBatch = 1024
 
     /// Adds the uncommitted node in `slot` (made unique first) and its uncommitted descendants to `changed` with their
     /// heights; returns the node's height.

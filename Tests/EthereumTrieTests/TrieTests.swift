@@ -225,6 +225,22 @@ import Testing
         #expect(tries[0].rootHash != tries[7].rootHash)
     }
 
+    /// A trie built from scratch with more changed nodes of one height than one hashing batch (3,000 leaves) gets the
+    /// root of the same trie hashed as it grew, a few nodes at a time.
+    @Test func aLargeTrieIsHashedInBatches() {
+        var generator = SplitMix64(seed: 31)
+        var atOnce = MerklePatriciaTrie()
+        var asItGrew = MerklePatriciaTrie()
+        for i in 0..<3_000 {
+            let key = generator.bytes(32)
+            let value = generator.bytes(Int(generator.next() % 80) + 1)
+            atOnce.set(key, value)
+            asItGrew.set(key, value)
+            if i % 7 == 0 { _ = asItGrew.rootHash }
+        }
+        #expect(atOnce.rootHash == asItGrew.rootHash)
+    }
+
     @Test func nextAndPrevious() {
         var trie = MerklePatriciaTrie()
         var generator = SplitMix64(seed: 9)
