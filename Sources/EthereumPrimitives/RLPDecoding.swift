@@ -188,3 +188,20 @@ extension RLP {
         }
     }
 }
+
+extension RLP {
+    /// Decodes `bytes` as one canonical RLP byte string and passes its payload to `body`, without allocating (for hot
+    /// readers of single values, such as a storage trie's leaf). The same input is accepted as by
+    /// ``decode(_:)-([UInt8])``, except that a list throws ``RLPError/Kind/expectedBytes``.
+    public static func withString<R>(
+        _ bytes: [UInt8], _ body: (UnsafeRawBufferPointer) throws(RLPError) -> R
+    ) throws(RLPError) -> R {
+        try bytes.withUnsafeBufferPointer { (buffer) throws(RLPError) -> R in
+            let reader = Reader(buffer: buffer)
+            let item = try reader.readHeader(limit: buffer.count, insideList: false)
+            guard !item.isList else { throw RLPError(.expectedBytes, offset: 0) }
+            if item.end < buffer.count { throw RLPError(.trailingBytes(count: buffer.count - item.end), offset: item.end) }
+            return try body(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[item.payloadStart..<item.end])))
+        }
+    }
+}

@@ -265,14 +265,20 @@ final class TrieNode: @unchecked Sendable {
     /// (``Keccak256/hashes(of:ranges:into:)``): the nodes of one height depend only on lower ones.
     static func commit(_ roots: inout [TrieNode]) {
         var changed: [(node: TrieNode, height: Int)] = []
+        // Room for a block's changed paths at once (a few dozen nodes), rather than growth by doubling from one.
+        changed.reserveCapacity(64)
         var top = 0
         for i in roots.indices where !roots[i].isCommitted { top = Swift.max(top, collect(&roots[i], into: &changed)) }
         guard !changed.isEmpty else { return }
         var buffer: [UInt8] = []
         buffer.reserveCapacity(1024)
+        let room = Swift.min(changed.count, Self.hashBatch)
         var ranges: [Range<Int>] = []
+        ranges.reserveCapacity(room)
         var hashed: [TrieNode] = []
+        hashed.reserveCapacity(room)
         var digests: [Bytes32] = []
+        digests.reserveCapacity(room)
         // Hashes the encodings gathered so far; a trie built from scratch (a genesis of a million accounts) is hashed
         // in batches, so the buffer stays small.
         func hashGathered() {

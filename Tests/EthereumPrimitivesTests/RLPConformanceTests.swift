@@ -46,8 +46,9 @@ import EthereumPrimitives
         tally.report()
     }
 
-    /// The tree-free codecs (`RLP.encodeList`, `RLP.encodeString`, `RLP.forEachString`) against the item codec on
-    /// every vector's `out`: the same bytes accepted and refused, the same strings read, the same encoding written.
+    /// The tree-free codecs (`RLP.encodeList`, `RLP.encodeString`, `RLP.forEachString`, `RLP.withString`) against the
+    /// item codec on every vector's `out`: the same bytes accepted and refused, the same strings read, the same
+    /// encoding written.
     @Test func flatCodecsAgreeWithTheItemCodec() {
         let tally = ConformanceVectors.run(suite: "RLPTests (flat codecs)", directory: "RLPTests") { _, _, value in
             guard let outHex = value["out"]?.stringValue, let out = try? [UInt8](hex: outHex) else {
@@ -60,15 +61,19 @@ import EthereumPrimitives
                     strings.append(Array(bytes))
                 }
             }
+            let single = Result { () throws(RLPError) -> [UInt8] in try RLP.withString(out) { Array($0) } }
             switch (Result { () throws(RLPError) -> RLPItem in try RLP.decode(out) }) {
             case .failure:
                 if case .success = flat { return .fail("forEachString accepted what decode refuses") }
+                if case .success = single { return .fail("withString accepted what decode refuses") }
                 return .pass
             case .success(.bytes(let bytes)):
                 if case .success = flat { return .fail("forEachString accepted a byte string") }
+                guard case .success(let read) = single, read == bytes else { return .fail("withString read \(single), decode \(bytes)") }
                 let encoded = bytes.withUnsafeBytes(RLP.encodeString)
                 return encoded == out ? .pass : .fail("encodeString differs: \(firstDifference(encoded, out))")
             case .success(.list(let items)):
+                if case .success = single { return .fail("withString accepted a list") }
                 let nested = items.contains { if case .list = $0 { true } else { false } }
                 switch flat {
                 case .failure where nested: return .pass

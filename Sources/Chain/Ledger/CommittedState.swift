@@ -205,6 +205,8 @@ struct CommittedState: Sendable {
     ) -> (slots: [[UInt256]], keys: [Bytes32]) {
         var slots: [[UInt256]] = []
         var bytes: [UInt8] = []
+        slots.reserveCapacity(addresses.count)
+        bytes.reserveCapacity(32 * changes.slots.values.reduce(0) { $0 + $1.count })
         for address in addresses where state.accounts[address] != nil && changes.clearedStorage[address] == nil {
             guard let written = changes.slots[address] else { continue }
             let list = Array(written)
@@ -226,8 +228,8 @@ struct CommittedState: Sendable {
 
     /// A storage trie leaf's value (RLP of the minimal big-endian bytes); zero when absent.
     private static func slot(_ leaf: [UInt8]?) -> UInt256 {
-        guard let leaf, let bytes = try? RLP.decode(leaf).byteString() else { return .zero }
-        return UInt256(truncatingBigEndian: bytes)
+        guard let leaf else { return .zero }
+        return (try? RLP.withString(leaf) { UInt256(truncatingBigEndian: $0) }) ?? .zero
     }
 
     /// The fields of an account trie leaf, rlp([nonce, balance, storageRoot, codeHash]).
