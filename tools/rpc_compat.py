@@ -215,7 +215,8 @@ def shape_difference(example: Any, actual: Any, path: str = "") -> Difference | 
     element. Values, extra members and array lengths are not compared. A null in the example accepts any
     value (the schema's optional fields are often recorded as null). An object whose keys are all data (0x-hex)
     or decimal numbers is a map: its keys are not required, and each of its values is checked against the
-    example's first value, as array elements are."""
+    example's value under the same key (the same sender or nonce) when it has one, else against its first value, as
+    array elements are."""
     if example is None:
         return None
     ek, ak = _kind(example), _kind(actual)
@@ -224,7 +225,7 @@ def shape_difference(example: Any, actual: Any, path: str = "") -> Difference | 
     if ek == "object" and _is_map(example):
         first = next(iter(example.values()))
         for key, value in actual.items():
-            found = shape_difference(first, value, _join(path, key))
+            found = shape_difference(example.get(key, first), value, _join(path, key))
             if found:
                 return found
     elif ek == "object":

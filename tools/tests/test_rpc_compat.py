@@ -154,6 +154,14 @@ def test_speconly_maps_keyed_by_data_check_values_not_keys():
     missing_hash = {"result": {"pending": {"0x00000000000000000000000000000000000000Ff": {"7": {"blockHash": None, "nonce": "0x7"}}}, "queued": {}}}
     diff = R.compare_response(example, missing_hash, True)
     assert diff.path == 'result.pending["0x00000000000000000000000000000000000000Ff"]["7"].hash'
+    # A value is checked against the example's value under the same key when there is one: a contract creation
+    # (no recipient) recorded at nonce 1 accepts a null `to` there, while nonce 0's recorded recipient wants a string.
+    sender = "0x0c2c51a0990AeE1d73C1228de158688341557508"
+    recorded = {"result": {"pending": {sender: {"0": {"to": "0xaa"}, "1": {"to": None}}}, "queued": {}}}
+    creation = {"result": {"pending": {sender: {"1": {"to": None}, "2": {"to": "0xbb"}}}, "queued": {}}}
+    assert R.compare_response(recorded, creation, True) is None
+    diff = R.compare_response(recorded, {"result": {"pending": {sender: {"0": {"to": None}}}, "queued": {}}}, True)
+    assert diff.path == f'result.pending["{sender}"]["0"].to'
     # A record (named keys) still needs its members, and "queued" is a record member here.
     assert R.compare_response(example, {"result": {"pending": {}}}, True).path == "result.queued"
 
