@@ -130,6 +130,60 @@ import EthereumPrimitives
         }
     }
 
+    /// `RLPWriter` writes the bytes `RLP.encode` does, for random trees whose strings and lists cross every header
+    /// size: lists of 55, 56 and 255/256 bytes of payload, and strings and lists past 65,535 bytes (three length bytes).
+    @Test func writerMatchesTheItemEncoder() {
+        var rng = SplitMix64(seed: 36)
+        func randomItem(depth: Int) -> RLPItem {
+            if depth > 4 || rng.next() % 3 != 0 {
+                let sizes = [0, 1, 1, 2, 54, 55, 56, 57, 253, 254, 255, 256, 1_000, 70_000]
+                let n = sizes[Int(rng.next() % UInt64(sizes.count))]
+                var bytes = rng.bytes(n)
+                if n == 1 && rng.next() % 2 == 0 { bytes[0] &= 0x7F }  // a single byte that is its own encoding
+                return .bytes(bytes)
+            }
+            return .list((0..<Int(rng.next() % 6)).map { _ in randomItem(depth: depth + 1) })
+        }
+        func write(_ item: RLPItem, _ writer: inout RLPWriter) {
+            switch item {
+            case .bytes(let bytes): writer.append(bytes)
+            case .list(let items): writer.list { w in for child in items { write(child, &w) } }
+            }
+        }
+        for _ in 0..<300 {
+            let item = randomItem(depth: 0)
+            var writer = RLPWriter()
+            write(item, &writer)
+            #expect(writer.bytes == RLP.encode(item))
+        }
+        // Lists whose payload is exactly at the short/long boundary and at one and two length bytes.
+        for payload in [55, 56, 255, 256, 65_535, 65_536] {
+            let string = RLPItem.bytes([UInt8](repeating: 0xAA, count: payload - RLP.headerSize(payload: payload - 1)))
+            #expect(RLP.encodedSize(string) == payload)
+            let item = RLPItem.list([string])
+            var writer = RLPWriter()
+            write(item, &writer)
+            #expect(writer.bytes == RLP.encode(item))
+        }
+        // The typed appends are the conventions' encodings: integers minimal (zero empty), addresses and hashes whole.
+        var writer = RLPWriter()
+        let address = Address(bytes: [UInt8](repeating: 0x11, count: 20)) ?? .zero
+        writer.list { w in
+            w.append(integer: UInt64(0))
+            w.append(integer: UInt64(0x7F))
+            w.append(integer: UInt64(0x80))
+            w.append(integer: UInt256(1) << 255)
+            w.append(address)
+            w.append(Bytes32.zero)
+            w.append(encoded: RLP.encode(RLPItem.list([.bytes([1, 2])])))
+        }
+        let expected = RLPItem.list([
+            .bytes([]), .bytes([0x7F]), .bytes([0x80]), .bytes([0x80] + [UInt8](repeating: 0, count: 31)),
+            .bytes(address.bytes), .bytes([UInt8](repeating: 0, count: 32)), .list([.bytes([1, 2])]),
+        ])
+        #expect(writer.bytes == RLP.encode(expected))
+    }
+
     // MARK: Rejected encodings, each with its message
 
     @Test(arguments: [

@@ -68,67 +68,31 @@ struct StateDiff: Sendable, Equatable {
 
     /// RLP: a list of `[address, exists, nonce, balance, codeHash, cleared, [[slot, value], …]]`,
     /// sorted by address (and each account's slots by slot) so the bytes are deterministic.
-    /// Written straight into one buffer sized first: one is encoded per block, and an item tree of it cost
-    /// three allocations a slot and eight an account.
+    /// Written with ``RLPWriter`` (one buffer, no item tree): one is encoded per block.
     var encoded: [UInt8] {
-        let sorted = accounts.sorted { $0.key < $1.key }
-        var slots: [[(key: UInt256, value: UInt256)]] = []
-        slots.reserveCapacity(sorted.count)
-        for (_, diff) in sorted { slots.append(diff.slots.sorted { $0.key < $1.key }) }
-        var payload = 0
-        for (i, (_, diff)) in sorted.enumerated() {
-            let size = Self.payloadSizes(diff, slots[i]).account
-            payload += RLP.headerSize(payload: size) + size
-        }
-        var out: [UInt8] = []
-        out.reserveCapacity(RLP.headerSize(payload: payload) + payload)
-        RLP.appendHeader(payload: payload, list: true, to: &out)
-        for (i, (address, diff)) in sorted.enumerated() {
-            let sizes = Self.payloadSizes(diff, slots[i])
-            let pre = diff.pre
-            RLP.appendHeader(payload: sizes.account, list: true, to: &out)
-            address.withUnsafeBytes { RLP.appendString($0, to: &out) }
-            Self.appendFlag(pre != nil, to: &out)
-            (pre?.nonce ?? 0).withMinimalBigEndianBytes { RLP.appendString($0, to: &out) }
-            (pre?.balance ?? .zero).withMinimalBigEndianBytes { RLP.appendString($0, to: &out) }
-            (pre?.codeHash ?? .zero).withUnsafeBytes { RLP.appendString($0, to: &out) }
-            Self.appendFlag(diff.storageCleared, to: &out)
-            RLP.appendHeader(payload: sizes.slots, list: true, to: &out)
-            for (key, value) in slots[i] {
-                let pair = Self.integerSize(key) + Self.integerSize(value)
-                RLP.appendHeader(payload: pair, list: true, to: &out)
-                key.withMinimalBigEndianBytes { RLP.appendString($0, to: &out) }
-                value.withMinimalBigEndianBytes { RLP.appendString($0, to: &out) }
+        var writer = RLPWriter(reservingCapacity: 128 * accounts.count)
+        writer.list { w in
+            for (address, diff) in accounts.sorted(by: { $0.key < $1.key }) {
+                let pre = diff.pre
+                w.list { w in
+                    w.append(address)
+                    w.append(integer: UInt64(pre == nil ? 0 : 1))  // the flag: 0x01, or the empty string
+                    w.append(integer: pre?.nonce ?? 0)
+                    w.append(integer: pre?.balance ?? .zero)
+                    w.append(pre?.codeHash ?? .zero)
+                    w.append(integer: UInt64(diff.storageCleared ? 1 : 0))
+                    w.list { w in
+                        for (key, value) in diff.slots.sorted(by: { $0.key < $1.key }) {
+                            w.list { w in
+                                w.append(integer: key)
+                                w.append(integer: value)
+                            }
+                        }
+                    }
+                }
             }
         }
-        return out
-    }
-
-    /// The payload sizes of an account's list in ``encoded`` and of its list of slot pairs.
-    private static func payloadSizes(
-        _ diff: AccountDiff, _ slots: [(key: UInt256, value: UInt256)]
-    ) -> (account: Int, slots: Int) {
-        var slotsPayload = 0
-        for (key, value) in slots {
-            let pair = integerSize(key) + integerSize(value)
-            slotsPayload += RLP.headerSize(payload: pair) + pair
-        }
-        let pre = diff.pre
-        // The address (20 bytes), the two flags (one byte each), the code hash (32 bytes).
-        let account = 21 + 1 + (pre?.nonce ?? 0).withMinimalBigEndianBytes(RLP.stringSize)
-            + (pre?.balance ?? .zero).withMinimalBigEndianBytes(RLP.stringSize) + 33 + 1
-            + RLP.headerSize(payload: slotsPayload) + slotsPayload
-        return (account, slotsPayload)
-    }
-
-    /// The encoded size of an unsigned integer (its minimal big-endian bytes as a string item).
-    private static func integerSize(_ value: UInt256) -> Int {
-        value.withMinimalBigEndianBytes(RLP.stringSize)
-    }
-
-    /// A flag as ``encoded`` writes it: `[1]` (the byte 0x01) when set, the empty string (0x80) otherwise.
-    private static func appendFlag(_ flag: Bool, to out: inout [UInt8]) {
-        out.append(flag ? 0x01 : 0x80)
+        return writer.bytes
     }
 
     /// Decodes ``encoded``.

@@ -8,36 +8,62 @@ extension ChainStore.BlockWrite {
     /// [[[address, exists, nonce, balance, codeHash]…], [cleared address…], [[address, slot, value]…], [[hash, code]…]],
     /// [ommer…], [withdrawal…]]`, then, for a block mined on dev changes, their encoding (``PendingDevState/encoded``; a
     /// record without it, as an earlier build wrote, is a block without them).
+    /// Written with ``RLPWriter`` (one buffer, no item tree): a record is built for every mined block.
     var journalRecord: [UInt8] {
-        let state = RLPItem.list([
-            .list(
-                self.state.accounts.map { address, fields in
-                    .list([
-                        .bytes(address.bytes), .bytes(fields == nil ? [] : [1]), RLPItem(unsignedInteger: fields?.nonce ?? 0),
-                        .bytes(fields?.balance.minimalBigEndianBytes ?? []), .bytes((fields?.codeHash ?? .zero).bytes),
-                    ])
-                }),
-            .list(self.state.clearedStorage.map { .bytes($0.bytes) }),
-            .list(
-                self.state.storage.map { address, slot, value in
-                    .list([.bytes(address.bytes), .bytes(slot.minimalBigEndianBytes), .bytes(value.minimalBigEndianBytes)])
-                }),
-            .list(self.state.codes.map { .list([.bytes($0.0.bytes), .bytes($0.1)]) }),
-        ])
-        var fields: [RLPItem] = [
-            .bytes(header.encoded), .bytes(hash.bytes), .list(transactions.map { .bytes($0.encoded) }),
-            .list(senders.map { .bytes($0.bytes) }), .list(receipts.map { .bytes($0.encoded) }),
-            .list(
-                logs.map { entry in
-                    .list([
-                        RLPItem(unsignedInteger: UInt64(entry.transactionIndex)), .bytes(entry.log.address.bytes),
-                        .list(entry.log.topics.map { .bytes($0.bytes) }), .bytes(entry.log.data),
-                    ])
-                }),
-            .bytes(diff.encoded), state, .list(ommers.map(\.rlp)), .list(withdrawals.map(\.rlp)),
-        ]
-        if let devChanges, !devChanges.isEmpty { fields.append(.bytes(devChanges.encoded)) }
-        return RLP.encode(.list(fields))
+        var writer = RLPWriter(reservingCapacity: 1024)
+        writer.list { w in
+            w.append(header.encoded)
+            w.append(hash)
+            w.list { w in for transaction in transactions { w.append(transaction.encoded) } }
+            w.list { w in for sender in senders { w.append(sender) } }
+            w.list { w in for receipt in receipts { w.append(receipt.encoded) } }
+            w.list { w in
+                for entry in logs {
+                    w.list { w in
+                        w.append(integer: UInt64(entry.transactionIndex))
+                        w.append(entry.log.address)
+                        w.list { w in for topic in entry.log.topics { w.append(topic) } }
+                        w.append(entry.log.data)
+                    }
+                }
+            }
+            w.append(diff.encoded)
+            w.list { w in
+                w.list { w in
+                    for (address, fields) in state.accounts {
+                        w.list { w in
+                            w.append(address)
+                            w.append(integer: UInt64(fields == nil ? 0 : 1))  // exists: 0x01, or the empty string
+                            w.append(integer: fields?.nonce ?? 0)
+                            w.append(integer: fields?.balance ?? .zero)
+                            w.append(fields?.codeHash ?? .zero)
+                        }
+                    }
+                }
+                w.list { w in for address in state.clearedStorage { w.append(address) } }
+                w.list { w in
+                    for (address, slot, value) in state.storage {
+                        w.list { w in
+                            w.append(address)
+                            w.append(integer: slot)
+                            w.append(integer: value)
+                        }
+                    }
+                }
+                w.list { w in
+                    for (hash, code) in state.codes {
+                        w.list { w in
+                            w.append(hash)
+                            w.append(code)
+                        }
+                    }
+                }
+            }
+            w.list { w in for ommer in ommers { w.append(encoded: RLP.encode(ommer.rlp)) } }
+            w.list { w in for withdrawal in withdrawals { w.append(encoded: RLP.encode(withdrawal.rlp)) } }
+            if let devChanges, !devChanges.isEmpty { w.append(devChanges.encoded) }
+        }
+        return writer.bytes
     }
 
     /// Decodes ``journalRecord``.
