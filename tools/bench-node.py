@@ -269,11 +269,13 @@ def paired_eth_call(binary, reference, calls=20000):
             process.wait()
 
 
-def paired_batches(binary, reference, rentals=5000):
-    """Automined rentCar in JSON-RPC batches of 100, two carchain builds measured pairwise: both nodes run at once with
-    the same CarChain state (`rentals` cars and users, set up in batches), and each round sends the same batch of 100
-    rentals to each, alternating which goes first, so a slow spell of the machine hits both alike."""
+def paired_rentals(binary, reference, rentals=5000, batch=100):
+    """Automined rentCar, two carchain builds measured pairwise: both nodes run at once with the same CarChain state
+    (`rentals` cars and users, set up in batches), and each round sends the same rentals to each, alternating which
+    goes first, so a slow spell of the machine hits both alike. A round is one JSON-RPC batch of `batch` rentals, or,
+    with `batch` 1, one `eth_sendRawTransaction` on its own."""
     nodes = []
+    label = "paired batches" if batch > 1 else "paired one at a time"
     try:
         manager = Account.from_key(MANAGER_KEY)
         sign = contract = None
@@ -292,18 +294,24 @@ def paired_batches(binary, reference, rentals=5000):
                 for i in range(rentals)]
         for _, client in nodes:
             for start_index in range(0, len(setup), 100):
-                send_raw_batch(client, setup[start_index:start_index + 100], "paired batches")
+                send_raw_batch(client, setup[start_index:start_index + 100], label)
         seconds = [[], []]
-        for k, start_index in enumerate(range(0, rentals, 100)):
+        for k, start_index in enumerate(range(0, rentals, batch)):
             for j in ((0, 1) if k % 2 == 0 else (1, 0)):
                 t0 = time.perf_counter()
-                send_raw_batch(nodes[j][1], rent[start_index:start_index + 100], "paired batches")
+                if batch > 1:
+                    send_raw_batch(nodes[j][1], rent[start_index:start_index + batch], label)
+                else:
+                    nodes[j][1].call("eth_sendRawTransaction", [rent[start_index]])
                 seconds[j].append(time.perf_counter() - t0)
-        result = {"measure": "paired batches", "batches": len(seconds[0]),
+        result = {"measure": label, "rounds": len(seconds[0]), "batch": batch,
                   "first_faster": sum(1 for a, b in zip(*seconds) if a < b)}
-        for label, values in zip(("carchain", "reference"), seconds):
-            result[f"{label}_median_tx_per_s"] = round(100 / statistics.median(values))
-            result[f"{label}_best_tx_per_s"] = round(100 / min(values))
+        for name, values in zip(("carchain", "reference"), seconds):
+            ordered = sorted(values)
+            result[f"{name}_median_tx_per_s"] = round(batch / statistics.median(values))
+            result[f"{name}_best_tx_per_s"] = round(batch / ordered[0])
+            result[f"{name}_p10_ms"] = round(1000 * ordered[len(ordered) // 10], 3)
+            result[f"{name}_p50_ms"] = round(1000 * statistics.median(values), 3)
         return result
     finally:
         for node, _ in nodes:
@@ -515,7 +523,8 @@ def main():
     parser.add_argument("--skip-pyevm", action="store_true", help="leave out the py-evm reference node")
     parser.add_argument("--runs", type=int, default=3,
                         help="carchain node runs (a fresh node each) and loopback-floor runs, interleaved; min and median")
-    parser.add_argument("--reference", help="another carchain binary measured in the same runs (e.g. the build before a change)")
+    parser.add_argument("--reference", help="another carchain binary measured in the same runs (e.g. the build before a change), "
+                        "and pairwise with both nodes up: eth_call, rentCar one at a time and in batches of 100")
     parser.add_argument("--get-logs", metavar="DATA-DIR",
                         help="only eth_getLogs, one topic over the last 100,000 blocks of the soak chain in DATA-DIR "
                         "(ChainPerfProbe soak), each build in turn and SQLite alone, --runs rounds")
@@ -566,7 +575,8 @@ def main():
 
     if args.reference:
         results.append(paired_eth_call(args.carchain, args.reference))
-        results.append(paired_batches(args.carchain, args.reference))
+        results.append(paired_rentals(args.carchain, args.reference, rentals=3000, batch=1))
+        results.append(paired_rentals(args.carchain, args.reference))
     results.append(embedded_rent(args.carchain))
     results.append(mining_latency(args.carchain))
     floors = sorted(r["loopback_floor_p50_ms"] for r in runs["floor"])
@@ -589,10 +599,15 @@ def main():
                   f"(min {r['carchain_min_ms']:.3f}) vs reference {r['reference_p50_ms']:.3f} ms (min {r['reference_min_ms']:.3f}); "
                   f"this build faster in {r['first_faster']} of {r['calls']} rounds")
         elif r.get("measure") == "paired batches":
-            print(f"rentCar in batches of 100, paired ({r['batches']} rounds, both nodes up, alternating): median "
+            print(f"rentCar in batches of {r['batch']}, paired ({r['rounds']} rounds, both nodes up, alternating): median "
                   f"{r['carchain_median_tx_per_s']} tx/s (best {r['carchain_best_tx_per_s']}) vs reference "
                   f"{r['reference_median_tx_per_s']} tx/s (best {r['reference_best_tx_per_s']}); "
-                  f"this build faster in {r['first_faster']} of {r['batches']} rounds")
+                  f"this build faster in {r['first_faster']} of {r['rounds']} rounds")
+        elif r.get("measure") == "paired one at a time":
+            print(f"rentCar one at a time, paired ({r['rounds']} rounds, both nodes up, alternating): p50 "
+                  f"{r['carchain_p50_ms']:.3f} ms ({r['carchain_median_tx_per_s']} tx/s), p10 {r['carchain_p10_ms']:.3f} ms "
+                  f"vs reference {r['reference_p50_ms']:.3f} ms ({r['reference_median_tx_per_s']} tx/s), p10 "
+                  f"{r['reference_p10_ms']:.3f} ms; this build faster in {r['first_faster']} of {r['rounds']} rounds")
         elif r.get("measure") == "mining latency":
             print(f"eth_blockNumber on a keep-alive connection: idle p50 {r['idle_p50_ms']:.3f} ms (p99 {r['idle_p99_ms']:.3f}); "
                   f"while another client mines 10,000 blocks at a time ({r['mines_of_10000_blocks']} finished): "
