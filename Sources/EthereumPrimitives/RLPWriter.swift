@@ -43,6 +43,11 @@ public struct RLPWriter: Sendable {
         value.withUnsafeBytes { RLP.appendString($0, to: &bytes) }
     }
 
+    /// Appends a flag as `Bool`'s ``RLPEncodable`` encoding does: the byte 0x01 when set, the empty string otherwise.
+    public mutating func append(_ flag: Bool) {
+        bytes.append(flag ? 0x01 : 0x80)
+    }
+
     /// Appends an unsigned integer as its minimal big-endian bytes (zero is the empty string).
     public mutating func append(integer: UInt64) {
         integer.withMinimalBigEndianBytes { RLP.appendString($0, to: &bytes) }

@@ -176,10 +176,13 @@ import EthereumPrimitives
             w.append(address)
             w.append(Bytes32.zero)
             w.append(encoded: RLP.encode(RLPItem.list([.bytes([1, 2])])))
+            w.append(true)
+            w.append(false)
         }
         let expected = RLPItem.list([
             .bytes([]), .bytes([0x7F]), .bytes([0x80]), .bytes([0x80] + [UInt8](repeating: 0, count: 31)),
             .bytes(address.bytes), .bytes([UInt8](repeating: 0, count: 32)), .list([.bytes([1, 2])]),
+            true.encodeRLP(), false.encodeRLP(),
         ])
         #expect(writer.bytes == RLP.encode(expected))
     }

@@ -116,7 +116,8 @@ struct CommittedState: Sendable {
         let addresses = changes.allAccounts.sorted()
         // Room for every changed account at once (a block changes a few), rather than growth by doubling.
         writes.accounts.reserveCapacity(addresses.count)
-        writes.storage.reserveCapacity(changes.slots.values.reduce(0) { $0 + $1.count })
+        let slotCount = changes.slots.values.reduce(0) { $0 + $1.count }
+        writes.storage.reserveCapacity(slotCount)
         diff.accounts.reserveCapacity(addresses.count)
         // First the storage tries of the accounts that remain, all of them, so that their changed nodes are hashed
         // together (MerklePatriciaTrie.commit(_:)); then the account trie, in address order, with their roots.
@@ -124,7 +125,7 @@ struct CommittedState: Sendable {
         var overwritten: [[UInt256: UInt256]] = []
         tries.reserveCapacity(addresses.count)
         overwritten.reserveCapacity(addresses.count)
-        let (writtenSlots, slotKeys) = Self.writtenSlots(changes, state: state, addresses: addresses)
+        let (writtenSlots, slotKeys) = Self.writtenSlots(changes, state: state, addresses: addresses, slotCount: slotCount)
         var nextWritten = 0
         var nextKey = 0
         for address in addresses {
@@ -200,13 +201,14 @@ struct CommittedState: Sendable {
 
     /// The slots written to each of `addresses` that remains and whose storage was not cleared (in that order: the
     /// accounts ``apply(_:from:)`` updates slot by slot), and their trie keys in the same order, hashed side by side.
+    /// `slotCount` (every slot `changes` names) sizes the key buffer.
     private static func writtenSlots(
-        _ changes: StateChanges, state: WorldState, addresses: [Address]
+        _ changes: StateChanges, state: WorldState, addresses: [Address], slotCount: Int
     ) -> (slots: [[UInt256]], keys: [Bytes32]) {
         var slots: [[UInt256]] = []
         var bytes: [UInt8] = []
         slots.reserveCapacity(addresses.count)
-        bytes.reserveCapacity(32 * changes.slots.values.reduce(0) { $0 + $1.count })
+        bytes.reserveCapacity(32 * slotCount)
         for address in addresses where state.accounts[address] != nil && changes.clearedStorage[address] == nil {
             guard let written = changes.slots[address] else { continue }
             let list = Array(written)

@@ -76,11 +76,11 @@ struct StateDiff: Sendable, Equatable {
                 let pre = diff.pre
                 w.list { w in
                     w.append(address)
-                    w.append(integer: UInt64(pre == nil ? 0 : 1))  // the flag: 0x01, or the empty string
+                    w.append(pre != nil)
                     w.append(integer: pre?.nonce ?? 0)
                     w.append(integer: pre?.balance ?? .zero)
                     w.append(pre?.codeHash ?? .zero)
-                    w.append(integer: UInt64(diff.storageCleared ? 1 : 0))
+                    w.append(diff.storageCleared)
                     w.list { w in
                         for (key, value) in diff.slots.sorted(by: { $0.key < $1.key }) {
                             w.list { w in

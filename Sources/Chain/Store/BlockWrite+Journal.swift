@@ -33,7 +33,7 @@ extension ChainStore.BlockWrite {
                     for (address, fields) in state.accounts {
                         w.list { w in
                             w.append(address)
-                            w.append(integer: UInt64(fields == nil ? 0 : 1))  // exists: 0x01, or the empty string
+                            w.append(fields != nil)
                             w.append(integer: fields?.nonce ?? 0)
                             w.append(integer: fields?.balance ?? .zero)
                             w.append(fields?.codeHash ?? .zero)
