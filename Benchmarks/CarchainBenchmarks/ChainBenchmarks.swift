@@ -133,11 +133,13 @@ enum ChainBenchmarkSupport {
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: artifact)) as? [String: Any]
         guard let hex = json?["bytecode"] as? String else { throw CocoaError(.fileReadCorruptFile) }
         var nonce: UInt64 = 0
+        // One fee for every transaction, signed or sent unsigned.
+        let tip = UInt256(1), maxFee = UInt256(100_000_000_000 as UInt64)
         func sign(_ to: Address?, _ data: [UInt8], gas: UInt64) -> [UInt8] {
             defer { nonce += 1 }
             return Transaction.dynamicFee(
                 DynamicFeeTransaction(
-                    chainId: 4, nonce: nonce, maxPriorityFeePerGas: UInt256(1), maxFeePerGas: UInt256(100_000_000_000 as UInt64),
+                    chainId: 4, nonce: nonce, maxPriorityFeePerGas: tip, maxFeePerGas: maxFee,
                     gasLimit: gas, to: to, data: data)
             ).sign(with: key).encoded
         }
@@ -154,8 +156,8 @@ enum ChainBenchmarkSupport {
             let data = encodeCall("rentCar(string,string)", ["CAR-\(i)", "user-\(i)"])
             scenario.rentalCalls.append(
                 CallRequest(
-                    from: key.address, to: c, gas: 200_000, maxFeePerGas: UInt256(100_000_000_000 as UInt64),
-                    maxPriorityFeePerGas: UInt256(1), data: data, nonce: nonce))
+                    from: key.address, to: c, gas: 200_000, maxFeePerGas: maxFee, maxPriorityFeePerGas: tip, data: data,
+                    nonce: nonce))
             scenario.rentals.append(sign(c, data, gas: 200_000))
         }
         return scenario
